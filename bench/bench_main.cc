@@ -1,0 +1,121 @@
+// divercite-bench: micro-benchmarks of the rules (Google Benchmark).
+//
+//   build/bin/divercite-bench                                  # everything
+//   build/bin/divercite-bench --benchmark_filter=Perft/5        # perft(5), ~4 s
+//   build/bin/divercite-bench --benchmark_repetitions=5 --benchmark_report_aggregates_only
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "engine/movegen.h"
+#include "engine/position.h"
+#include "perft/perft.h"
+
+namespace divercite {
+namespace {
+
+// Positions from uniformly random games at every ply, so each benchmark sees openings,
+// middle games and endings alike.
+const std::vector<Position>& SamplePositions() {
+  static const std::vector<Position> positions = [] {
+    std::vector<Position> sample;
+    std::mt19937_64 rng(20241123);
+    for (int game = 0; game < 64; ++game) {
+      Position position = Position::Start();
+      while (!position.IsGameOver()) {
+        sample.push_back(position);
+        const MoveList moves = LegalMoves(position);
+        position.Play(moves[static_cast<int>(rng() % moves.size())]);
+      }
+    }
+    return sample;
+  }();
+  return positions;
+}
+
+void BM_GenerateMoves(benchmark::State& state) {
+  const std::vector<Position>& positions = SamplePositions();
+  std::int64_t moves_generated = 0;
+  size_t i = 0;
+  for (auto _ : state) {
+    MoveList moves;
+    GenerateMoves(positions[i], moves);
+    benchmark::DoNotOptimize(moves);
+    moves_generated += moves.size();
+    if (++i == positions.size()) i = 0;
+  }
+  state.SetItemsProcessed(moves_generated);
+  state.counters["moves/list"] =
+      benchmark::Counter(static_cast<double>(moves_generated) / state.iterations());
+}
+BENCHMARK(BM_GenerateMoves);
+
+// One item = one legal move played on a copy of its position (copy-make): each iteration
+// plays every legal move of one sample position, as a search node does.
+void BM_PlayMove(benchmark::State& state) {
+  const std::vector<Position>& positions = SamplePositions();
+  std::vector<MoveList> moves;
+  for (const Position& position : positions) moves.push_back(LegalMoves(position));
+  std::int64_t played = 0;
+  size_t i = 0;
+  for (auto _ : state) {
+    const Position& position = positions[i];
+    for (const Move move : moves[i]) {
+      Position child = position;
+      child.Play(move);
+      benchmark::DoNotOptimize(child);
+    }
+    played += moves[i].size();
+    if (++i == positions.size()) i = 0;
+  }
+  state.SetItemsProcessed(played);
+}
+BENCHMARK(BM_PlayMove);
+
+// The copy alone: what copy-make pays over make/unmake. An unmake would have to undo the
+// score changes, which costs as much as computing them.
+void BM_CopyPosition(benchmark::State& state) {
+  const std::vector<Position>& positions = SamplePositions();
+  size_t i = 0;
+  for (auto _ : state) {
+    Position copy = positions[i];
+    benchmark::DoNotOptimize(copy);
+    if (++i == positions.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_CopyPosition);
+
+void BM_CountLegalMoves(benchmark::State& state) {
+  const std::vector<Position>& positions = SamplePositions();
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(positions[i].CountLegalMoves());
+    if (++i == positions.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_CountLegalMoves);
+
+// Perft from the start: items = leaves; moves played = perft(depth - 1) (bulk counting).
+void BM_Perft(benchmark::State& state) {
+  const int depth = static_cast<int>(state.range(0));
+  std::uint64_t leaves = 0;
+  for (auto _ : state) {
+    leaves = Perft(Position::Start(), depth);
+    benchmark::DoNotOptimize(leaves);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(leaves) * state.iterations());
+  state.counters["leaves"] = static_cast<double>(leaves);
+  state.counters["moves_played/s"] = benchmark::Counter(
+      static_cast<double>(Perft(Position::Start(), depth - 1)) * state.iterations(),
+      benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Perft)->Arg(4)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Perft)->Arg(5)->Unit(benchmark::kSecond)->Iterations(1);
+
+}  // namespace
+}  // namespace divercite
+
+BENCHMARK_MAIN();

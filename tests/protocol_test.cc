@@ -1,0 +1,150 @@
+// Drives the real `divercite` binary through a pipe: what a GUI or match runner sees.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "gtest/gtest.h"
+
+namespace divercite {
+namespace {
+
+struct Session {
+  std::vector<std::string> lines;  // stdout, line by line
+  int exit_status = -1;
+};
+
+// Feeds `input` to the engine's stdin, lets it run to EOF, and collects stdout.
+Session RunEngine(const std::string& input) {
+  const std::string input_path =
+      ::testing::TempDir() + "/protocol_input_" +
+      ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".txt";
+  std::ofstream(input_path) << input;
+  const std::string command = std::string(DIVERCITE_ENGINE_BINARY) + " < " + input_path;
+  Session session;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return session;
+  std::string output;
+  char buffer[4096];
+  for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
+  const int status = pclose(pipe);
+  session.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  for (absl::string_view line : absl::StrSplit(output, '\n')) {
+    session.lines.emplace_back(line);
+  }
+  if (!session.lines.empty() && session.lines.back().empty()) session.lines.pop_back();
+  return session;
+}
+
+bool Contains(const Session& session, absl::string_view line) {
+  return std::find(session.lines.begin(), session.lines.end(), line) != session.lines.end();
+}
+
+std::vector<std::string> LinesStartingWith(const Session& session, absl::string_view prefix) {
+  std::vector<std::string> found;
+  for (const std::string& line : session.lines) {
+    if (absl::string_view(line).substr(0, prefix.size()) == prefix) found.push_back(line);
+  }
+  return found;
+}
+
+TEST(ProtocolTest, HandshakeInBothDialects) {
+  const Session session = RunEngine("uci\nisready\nugi\nquit\n");
+  ASSERT_EQ(session.exit_status, 0);
+  ASSERT_GE(session.lines.size(), 7u);
+  EXPECT_EQ(session.lines[0].rfind("id name ", 0), 0u);
+  EXPECT_EQ(session.lines[1].rfind("id author ", 0), 0u);
+  EXPECT_EQ(session.lines[2], "uciok");
+  EXPECT_EQ(session.lines[3], "readyok");
+  EXPECT_EQ(session.lines[6], "ugiok");
+}
+
+TEST(ProtocolTest, PositionAndDisplay) {
+  const Session session =
+      RunEngine("position startpos moves RC14 RR04 GR13 BR15 YR24\nd\nquery p1turn\n"
+                "query gameover\nquery result\n");
+  EXPECT_EQ(session.exit_status, 0) << "EOF exits cleanly";
+  EXPECT_EQ(LinesStartingWith(session, "fen "),
+            std::vector<std::string>{"fen r/GRb/2Y2/7/9/7/5/3/1 b"});
+  EXPECT_TRUE(Contains(session, "scores 5 0"));
+  EXPECT_TRUE(Contains(session, "result *"));
+  EXPECT_EQ(LinesStartingWith(session, "response "),
+            (std::vector<std::string>{"response false", "response false", "response none"}));
+}
+
+TEST(ProtocolTest, FinishedGameFromAPositionString) {
+  // Reference game 1 of the course code, final position: 12-7 for the first player.
+  const Session session = RunEngine(
+      "position startpos moves BR57 YR37 BR04 GR46 BR55 YR22 YC54 YC65 RC74 YC23 YR64 BR66 "
+      "GC14 RC45 BC36 GR73 RR53 YR33 BC25 RR35 GR51 RC56 YR42 BR48 YC43 BR13 RC63 BC32 GC34 "
+      "BC41 YR26 RR84 GR15 GR62 GR44 RR31 RR75 GC47 RR24 GC52\nd\nquery gameover\n"
+      "query result\n");
+  EXPECT_TRUE(Contains(session, "scores 12 7"));
+  EXPECT_TRUE(Contains(session, "result 1-0"));
+  EXPECT_TRUE(Contains(session, "response true"));
+  EXPECT_TRUE(Contains(session, "response p1win"));
+  const std::vector<std::string> fen = LinesStartingWith(session, "fen ");
+  ASSERT_EQ(fen.size(), 1u);
+  // The same board loaded from its string gives the same scores and result.
+  const Session again = RunEngine("position " + fen[0] + "\nd\n");
+  EXPECT_TRUE(Contains(again, "scores 12 7"));
+  EXPECT_TRUE(Contains(again, "result 1-0"));
+}
+
+TEST(ProtocolTest, GoPerftDividesLikeStockfish) {
+  const Session session = RunEngine("position startpos moves RC14\ngo perft 2\n");
+  ASSERT_EQ(session.exit_status, 0);
+  // The second player has 160 moves (one city cell taken); after any of them the first
+  // player has 156 (4 colours x 14 cities + 4 x 25 resources, or 4 x 15 + 4 x 24).
+  ASSERT_EQ(session.lines.size(), 160u + 2u);
+  EXPECT_EQ(session.lines[0], "RC23: 156");
+  EXPECT_EQ(session.lines[159], "YR84: 156");
+  EXPECT_EQ(session.lines[160], "");
+  EXPECT_EQ(session.lines[161], "Nodes searched: 24960");
+}
+
+TEST(ProtocolTest, ErrorsAreReportedAndChangeNothing) {
+  const Session session = RunEngine(
+      "position startpos moves RC14\n"
+      "position startpos moves GR04 XX99\n"   // malformed move: whole command rejected
+      "position startpos moves RC14 BC14\n"   // illegal move (occupied)
+      "position fen 1/3/5/7/9/7/5/3 w\n"      // bad string
+      "position\n"                            // bare
+      "position sideways\n"
+      "position startpos RC14\n"              // missing 'moves'
+      "go perft banana\n"
+      "go perft 0\n"
+      "go perft\n"
+      "query\n"
+      "query weather\n"
+      "frobnicate now\n"
+      "\n"
+      "   \t  \n"
+      "   isready   \n"
+      "d\n");
+  ASSERT_EQ(session.exit_status, 0);
+  const std::vector<std::string> errors = LinesStartingWith(session, "info string error: ");
+  ASSERT_EQ(errors.size(), 12u) << "one error per bad line";
+  EXPECT_NE(errors[0].find("XX99"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[1].find("occupied"), std::string::npos) << errors[1];
+  EXPECT_NE(errors[2].find("rows"), std::string::npos) << errors[2];
+  EXPECT_NE(errors[5].find("expected 'moves'"), std::string::npos) << errors[5];
+  EXPECT_NE(errors[6].find("banana"), std::string::npos) << errors[6];
+  EXPECT_EQ(errors[11], "info string error: unknown command 'frobnicate'");
+  EXPECT_TRUE(Contains(session, "readyok"));
+  // The position set by the first line survived every bad command.
+  EXPECT_EQ(LinesStartingWith(session, "fen "),
+            std::vector<std::string>{"fen 1/1R1/5/7/9/7/5/3/1 b"});
+}
+
+TEST(ProtocolTest, EndOfInputWithoutQuitExitsCleanly) {
+  const Session session = RunEngine("isready");  // no newline either
+  EXPECT_EQ(session.exit_status, 0);
+  EXPECT_TRUE(Contains(session, "readyok"));
+}
+
+}  // namespace
+}  // namespace divercite
