@@ -8,6 +8,8 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "engine/move.h"
@@ -34,6 +36,12 @@ int Fail(const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // --help lists the flags of this file (absl matches by the program's name by default).
+  absl::FlagsUsageConfig usage_config;
+  usage_config.contains_help_flags = [](absl::string_view path) {
+    return absl::EndsWith(path, "perft_main.cc");
+  };
+  absl::SetFlagsUsageConfig(usage_config);
   absl::SetProgramUsageMessage(
       "Counts the leaves of the Divercité move tree.\n"
       "Usage: divercite-perft [--depth=]N [--fen='<rows> <side>'] [--moves='m1 m2 ...'] "
