@@ -103,6 +103,18 @@ class alignas(64) Position {
   // Plays a legal move (unchecked: see CheckLegal) and updates everything incrementally.
   void Play(Move move);
 
+  // The points each player would gain if the side to move played `move` (before any
+  // tie-break), without playing it.
+  std::array<int, kNumPlayers> ScoreChange(Move move) const;
+
+  // For the city on `cell` (occupied): its colour and owner.
+  Colour ColourAt(int cell) const {
+    const int low = ((colour_[1] | colour_[3]) >> cell) & 1;
+    const int high = ((colour_[2] | colour_[3]) >> cell) & 1;
+    return static_cast<Colour>(low | (high << 1));
+  }
+  Player OwnerAt(int cell) const { return static_cast<Player>((owner_[1] >> cell) & 1); }
+
   // Recomputes what Play() maintains, from the board alone: for tests and for loading.
   std::array<int, kNumPlayers> ScoresFromScratch() const;
   std::uint64_t KeyFromScratch() const;
@@ -116,12 +128,6 @@ class alignas(64) Position {
   }
   static constexpr std::uint32_t FullSupply();
 
-  Colour ColourAt(int cell) const {
-    const int low = ((colour_[1] | colour_[3]) >> cell) & 1;
-    const int high = ((colour_[2] | colour_[3]) >> cell) & 1;
-    return static_cast<Colour>(low | (high << 1));
-  }
-  Player OwnerAt(int cell) const { return static_cast<Player>((owner_[1] >> cell) & 1); }
   void ApplyLastMoveTieBreak();
 
   std::array<Bitboard, kNumColours> colour_{};  // cells holding a piece of each colour
@@ -161,6 +167,34 @@ inline void Position::Play(Move move) {
   supply_ -= std::uint32_t{1} << SupplyShift(player, move.kind(), colour);
   key_ ^= ZobristKey(cell, colour, player);
   if (++ply_ == kTotalPlies) ApplyLastMoveTieBreak();
+}
+
+inline std::array<int, kNumPlayers> Position::ScoreChange(Move move) const {
+  std::array<int, kNumPlayers> change{};
+  const int cell = move.cell();
+  const Colour colour = move.colour();
+  if (IsCityCell(cell)) {
+    change[Index(SideToMove())] = CityValue(cell, colour);
+    return change;
+  }
+  const Bitboard bit = Bit(cell);
+  const Bitboard occupied = Occupied() | bit;
+  for (Bitboard cities = Neighbours(cell) & occupied; cities;) {
+    const int city = PopLowestCell(cities);
+    const Bitboard around = Neighbours(city);
+    int gain = ColourAt(city) == colour;
+    if ((occupied & around) == around) {
+      // Would this resource complete the fourth colour?
+      const Bitboard others = around & ~bit;
+      bool all = true;
+      for (int c = 0; c < kNumColours; ++c) {
+        all = all && (c == Index(colour) ? !(colour_[c] & others) : (colour_[c] & others));
+      }
+      if (all) gain += 4;
+    }
+    change[Index(OwnerAt(city))] += gain;
+  }
+  return change;
 }
 
 }  // namespace divercite

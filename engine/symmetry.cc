@@ -1,6 +1,10 @@
 #include "engine/symmetry.h"
 
 #include <optional>
+#include <utility>
+#include <vector>
+
+#include "engine/movegen.h"
 
 namespace divercite {
 
@@ -32,6 +36,56 @@ std::uint32_t BoardSymmetriesOf(const Position& position) {
     if (same) symmetries |= 1u << s;
   }
   return symmetries;
+}
+
+bool IsInvariantUnder(const Position& position, int board_symmetry, int colour_permutation) {
+  for (int p = 0; p < kNumPlayers; ++p) {
+    const Bitboard pieces = position.PiecesOf(static_cast<Player>(p));
+    if (TransformBitboard(pieces, board_symmetry) != pieces) return false;
+  }
+  for (int c = 0; c < kNumColours; ++c) {
+    const Colour colour = static_cast<Colour>(c);
+    const Colour image = PermuteColour(colour, colour_permutation);
+    if (TransformBitboard(position.PiecesOf(colour), board_symmetry) != position.PiecesOf(image)) {
+      return false;
+    }
+    for (int p = 0; p < kNumPlayers; ++p) {
+      for (const Kind kind : {Kind::kCity, Kind::kResource}) {
+        const Player player = static_cast<Player>(p);
+        if (position.PiecesLeft(player, kind, colour) != position.PiecesLeft(player, kind, image)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+MoveList DistinctMoves(const Position& position) {
+  std::vector<std::pair<int, int>> stabiliser;
+  for (int s = 0; s < kNumBoardSymmetries; ++s) {
+    for (int k = 0; k < kNumColourPermutations; ++k) {
+      if ((s != 0 || k != 0) && IsInvariantUnder(position, s, k)) stabiliser.emplace_back(s, k);
+    }
+  }
+  const MoveList moves = LegalMoves(position);
+  if (stabiliser.empty()) return moves;
+  // Generation order ranks each move; a move is kept if no image of it ranks lower.
+  std::array<int, kNumMoveIndices> rank;
+  rank.fill(kNumMoveIndices);
+  for (int i = 0; i < moves.size(); ++i) rank[moves[i].Index()] = i;
+  MoveList distinct;
+  for (int i = 0; i < moves.size(); ++i) {
+    bool lowest = true;
+    for (const auto& [s, k] : stabiliser) {
+      if (rank[TransformMove(moves[i], s, k).Index()] < i) {
+        lowest = false;
+        break;
+      }
+    }
+    if (lowest) distinct.Add(moves[i]);
+  }
+  return distinct;
 }
 
 }  // namespace divercite

@@ -68,6 +68,16 @@ Position TransformPosition(const Position& position, int board_symmetry,
 // Bit s is set for each board symmetry s that maps the position onto itself (bit 0 always).
 std::uint32_t BoardSymmetriesOf(const Position& position);
 
+// Whether (board symmetry, colour permutation) maps the position onto itself: same pieces,
+// same owners and the same pieces left in hand.
+bool IsInvariantUnder(const Position& position, int board_symmetry, int colour_permutation);
+
+// The legal moves, one per class of moves that are images of each other under the
+// symmetries (board x colours) that leave the position unchanged: playing any of a class
+// leads to equivalent positions. The lowest move of each class in generation order is kept.
+// From the start position: 9 of 164.
+MoveList DistinctMoves(const Position& position);
+
 }  // namespace divercite
 
 #endif  // DIVERCITE_ENGINE_SYMMETRY_H_

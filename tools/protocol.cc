@@ -1,5 +1,6 @@
 #include "tools/protocol.h"
 
+#include <chrono>
 #include <cstdint>
 
 #include "absl/strings/ascii.h"
@@ -10,13 +11,27 @@
 #include "absl/strings/str_split.h"
 #include "engine/position_string.h"
 #include "perft/perft.h"
+#include "search/evaluate.h"
+#include "tools/bench_positions.h"
 #include "tools/board_picture.h"
 
 namespace divercite {
 namespace {
 
-constexpr absl::string_view kEngineName = "Divercite 0.1";
+constexpr absl::string_view kEngineName = "Divercite 0.2";
 constexpr absl::string_view kEngineAuthor = "the Divercite engine developers";
+
+// The options, as announced after uci/ugi.
+struct SpinOption {
+  absl::string_view name;
+  std::int64_t default_value, min, max;
+};
+constexpr SpinOption kHashOption = {"Hash", 16, 1, 65536};
+constexpr SpinOption kThreadsOption = {"Threads", 1, 1, 256};
+constexpr SpinOption kMoveOverheadOption = {"MoveOverhead", 30, 0, 5000};
+constexpr SpinOption kSeedOption = {"Seed", 0, 0, 2147483647};
+constexpr SpinOption kSpinOptions[] = {kHashOption, kThreadsOption, kMoveOverheadOption,
+                                       kSeedOption};
 
 absl::string_view ResultText(GameResult result) {
   switch (result) {
@@ -38,15 +53,29 @@ absl::string_view UgiResultText(GameResult result) {
   return "none";
 }
 
+std::string PvText(const std::vector<Move>& pv) {
+  return absl::StrJoin(pv, " ", [](std::string* out, Move m) {
+    absl::StrAppend(out, MoveToString(m));
+  });
+}
+
 }  // namespace
 
-Protocol::Protocol(std::ostream& out) : out_(out) {}
+Protocol::Protocol(std::ostream& out) : out_(out) {
+  searcher_.SetHashMegabytes(hash_megabytes_);
+}
+
+Protocol::~Protocol() {
+  searcher_.Stop();
+  WaitForSearch();
+}
 
 void Protocol::Loop(std::istream& in) {
   std::string line;
   while (std::getline(in, line)) {
     if (!HandleLine(line)) return;
   }
+  WaitForSearch();
 }
 
 bool Protocol::HandleLine(absl::string_view line) {
@@ -54,19 +83,37 @@ bool Protocol::HandleLine(absl::string_view line) {
   if (tokens.empty()) return true;
   const absl::string_view command = tokens[0];
   const Arguments args(tokens.begin() + 1, tokens.end());
-  if (command == "quit") return false;
+  if (command == "quit") {
+    searcher_.Stop();
+    WaitForSearch();
+    return false;
+  }
   if (command == "uci" || command == "ugi") {
     Identify(command);
   } else if (command == "isready") {
     Send("readyok");
+  } else if (command == "stop") {
+    searcher_.Stop();
   } else if (command == "ucinewgame" || command == "uginewgame") {
+    if (RefuseWhileSearching(command)) return true;
     position_ = Position::Start();
+    searcher_.NewGame();
+  } else if (command == "setoption") {
+    if (RefuseWhileSearching(command)) return true;
+    SetOption(args);
   } else if (command == "position") {
+    if (RefuseWhileSearching(command)) return true;
     SetPosition(args);
   } else if (command == "go") {
+    if (RefuseWhileSearching(command)) return true;
     Go(args);
+  } else if (command == "bench") {
+    if (RefuseWhileSearching(command)) return true;
+    Bench(args);
   } else if (command == "d") {
     Display();
+  } else if (command == "eval") {
+    ShowEvaluation();
   } else if (command == "query") {
     Query(args);
   } else {
@@ -78,7 +125,53 @@ bool Protocol::HandleLine(absl::string_view line) {
 void Protocol::Identify(absl::string_view dialect) {
   Send(absl::StrCat("id name ", kEngineName));
   Send(absl::StrCat("id author ", kEngineAuthor));
+  for (const SpinOption& option : kSpinOptions) {
+    Send(absl::StrFormat("option name %s type spin default %d min %d max %d", option.name,
+                         option.default_value, option.min, option.max));
+  }
   Send(absl::StrCat(dialect, "ok"));
+}
+
+bool Protocol::Searching() const { return search_running_.load(); }
+
+bool Protocol::RefuseWhileSearching(absl::string_view command) {
+  if (!Searching()) return false;
+  SendError(absl::StrCat(command, ": a search is running; send 'stop' first"));
+  return true;
+}
+
+// setoption name <name> value <value>. Names are matched without regard to case.
+void Protocol::SetOption(const Arguments& args) {
+  if (args.size() != 4 || args[0] != "name" || args[2] != "value") {
+    return SendError("setoption: expected 'setoption name <name> value <value>'");
+  }
+  const SpinOption* option = nullptr;
+  for (const SpinOption& candidate : kSpinOptions) {
+    if (absl::EqualsIgnoreCase(candidate.name, args[1])) option = &candidate;
+  }
+  if (option == nullptr) {
+    return SendError(absl::StrCat("setoption: no option named '", args[1], "'"));
+  }
+  std::int64_t value = 0;
+  if (!absl::SimpleAtoi(args[3], &value) || value < option->min || value > option->max) {
+    return SendError(absl::StrFormat("setoption: %s must be an integer from %d to %d, not '%s'",
+                                     option->name, option->min, option->max, args[3]));
+  }
+  SearchOptions options = searcher_.options();
+  if (option->name == kHashOption.name) {
+    if (!searcher_.SetHashMegabytes(static_cast<std::size_t>(value))) {
+      return SendError(absl::StrCat("setoption: cannot allocate ", value, " MiB; Hash stays ",
+                                    hash_megabytes_));
+    }
+    hash_megabytes_ = static_cast<int>(value);
+  } else if (option->name == kThreadsOption.name) {
+    options.threads = static_cast<int>(value);
+  } else if (option->name == kMoveOverheadOption.name) {
+    options.move_overhead_ms = value;
+  } else if (option->name == kSeedOption.name) {
+    seed_ = static_cast<std::uint64_t>(value);
+  }
+  searcher_.SetOptions(options);
 }
 
 // position startpos [moves m1 m2 ...] | position fen <rows> <side> [moves m1 m2 ...]
@@ -111,9 +204,86 @@ void Protocol::SetPosition(const Arguments& args) {
   position_ = *position;
 }
 
+// go [wtime|p1time <ms>] [btime|p2time <ms>] [winc|p1inc <ms>] [binc|p2inc <ms>]
+//    [movestogo <n>] [movetime <ms>] [depth <n>] [nodes <n>] [infinite] | go perft <n>
 void Protocol::Go(const Arguments& args) {
   if (!args.empty() && args[0] == "perft") return GoPerft(args);
-  SendError("go: only 'go perft <depth>' is available in this build");
+  SearchLimits limits;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const absl::string_view key = args[i];
+    if (key == "infinite") {
+      limits.infinite = true;
+      continue;
+    }
+    std::int64_t value = 0;
+    if (i + 1 >= args.size() || !absl::SimpleAtoi(args[i + 1], &value)) {
+      return SendError(absl::StrCat("go: '", key, "' needs an integer value"));
+    }
+    ++i;
+    if (key == "wtime" || key == "p1time") {
+      limits.time_ms[0] = std::max<std::int64_t>(value, 0);
+    } else if (key == "btime" || key == "p2time") {
+      limits.time_ms[1] = std::max<std::int64_t>(value, 0);
+    } else if (key == "winc" || key == "p1inc") {
+      limits.increment_ms[0] = std::max<std::int64_t>(value, 0);
+    } else if (key == "binc" || key == "p2inc") {
+      limits.increment_ms[1] = std::max<std::int64_t>(value, 0);
+    } else if (key == "movestogo" && value > 0) {
+      limits.movestogo = static_cast<int>(value);
+    } else if (key == "movetime" && value > 0) {
+      limits.movetime_ms = value;
+    } else if (key == "depth" && value > 0) {
+      limits.depth = static_cast<int>(std::min<std::int64_t>(value, kTotalPlies));
+    } else if (key == "nodes" && value > 0) {
+      limits.nodes = static_cast<std::uint64_t>(value);
+    } else {
+      return SendError(absl::StrCat("go: unknown or out-of-range limit '", key, " ",
+                                    args[i], "'"));
+    }
+  }
+  if (position_.IsGameOver()) {
+    Send("info string the game is over");
+    Send("bestmove (none)");
+    return;
+  }
+  WaitForSearch();  // the previous search has ended; reclaim its thread
+  search_running_ = true;
+  const Position root = position_;
+  search_thread_ = std::thread([this, root, limits] {
+    SearchCallbacks callbacks;
+    callbacks.on_iteration = [this](const IterationInfo& info) { SendInfo(info); };
+    const SearchResult result = searcher_.Search(root, limits, callbacks);
+    IterationInfo final_info;
+    final_info.depth = result.depth;
+    final_info.seldepth = result.depth;
+    final_info.score = result.score;
+    final_info.exact = result.exact;
+    final_info.nodes = result.nodes;
+    final_info.time_ms = result.time_ms;
+    final_info.hashfull = searcher_.tt().HashFull();
+    final_info.pv = result.pv.empty() ? std::vector<Move>{result.best_move} : result.pv;
+    SendInfo(final_info);
+    // Clear the flag first: a client may answer the bestmove with its next command at once.
+    search_running_ = false;
+    Send(absl::StrCat("bestmove ", MoveToString(result.best_move)));
+  });
+}
+
+void Protocol::SendInfo(const IterationInfo& info) {
+  const std::int64_t nps =
+      info.time_ms > 0 ? static_cast<std::int64_t>(info.nodes * 1000 / info.time_ms) : 0;
+  absl::string_view bound = info.bound == Bound::kLower   ? " lowerbound"
+                            : info.bound == Bound::kUpper ? " upperbound"
+                                                          : "";
+  Send(absl::StrFormat("info depth %d seldepth %d score cp %d%s nodes %d nps %d hashfull %d "
+                       "time %d pv %s",
+                       info.depth, info.seldepth, info.score, bound, info.nodes, nps,
+                       info.hashfull, info.time_ms, PvText(info.pv)));
+  if (info.exact) Send("info string exact");
+}
+
+void Protocol::WaitForSearch() {
+  if (search_thread_.joinable()) search_thread_.join();
 }
 
 // Stockfish's shape: "<move>: <count>" per legal move, a blank line, "Nodes searched: N".
@@ -133,6 +303,43 @@ void Protocol::GoPerft(const Arguments& args) {
   Send(absl::StrCat("Nodes searched: ", total));
 }
 
+// bench [depth]: the fixed positions, each searched to `depth` with a fresh table and one
+// thread. The node count is the search's signature.
+void Protocol::Bench(const Arguments& args) {
+  int depth = kDefaultBenchDepth;
+  if (args.size() > 1 ||
+      (args.size() == 1 && (!absl::SimpleAtoi(args[0], &depth) || depth < 1 ||
+                            depth > kTotalPlies))) {
+    return SendError("bench: expected an optional depth from 1 to 40");
+  }
+  Searcher bench_searcher;
+  SearchOptions options;
+  options.threads = 1;
+  bench_searcher.SetOptions(options);
+  bench_searcher.SetHashMegabytes(16);
+  std::uint64_t nodes = 0;
+  std::chrono::steady_clock::duration searching{};
+  for (const absl::string_view text : kBenchPositions) {
+    const absl::StatusOr<Position> position = ParsePositionString(text);
+    if (!position.ok()) return SendError(position.status().message());
+    bench_searcher.NewGame();  // a fresh table; clearing it is not timed
+    SearchLimits limits;
+    limits.depth = depth;
+    const auto start = std::chrono::steady_clock::now();
+    const SearchResult result = bench_searcher.Search(*position, limits, {});
+    searching += std::chrono::steady_clock::now() - start;
+    Send(absl::StrFormat("info string bench %s depth %d bestmove %s score cp %d nodes %d", text,
+                         result.depth, MoveToString(result.best_move), result.score,
+                         result.nodes));
+    nodes += result.nodes;
+  }
+  const std::int64_t ms = std::max<std::int64_t>(
+      1, std::chrono::duration_cast<std::chrono::milliseconds>(searching).count());
+  Send(absl::StrCat("Nodes searched: ", nodes));
+  Send(absl::StrCat("Nodes/second: ", nodes * 1000 / ms));
+  Send(absl::StrCat("Total time (ms): ", ms));
+}
+
 void Protocol::Display() {
   for (const absl::string_view line : absl::StrSplit(BoardPicture(position_), '\n')) {
     if (!line.empty()) Send(line);
@@ -141,6 +348,21 @@ void Protocol::Display() {
   Send(absl::StrCat("scores ", position_.Score(Player::kFirst), " ",
                     position_.Score(Player::kSecond)));
   Send(absl::StrCat("result ", ResultText(position_.Result())));
+}
+
+void Protocol::ShowEvaluation() {
+  if (position_.IsGameOver()) {
+    Send(absl::StrCat("final value ", FinalValue(position_), " (side to move's view)"));
+    return;
+  }
+  const EvalTerms terms = EvaluateTerms(position_);
+  Send("term              cp (side to move's view)");
+  Send(absl::StrFormat("score difference  %6d", terms.score_difference));
+  Send(absl::StrFormat("open threes       %6d", terms.open_three));
+  Send(absl::StrFormat("open divercites   %6d", terms.open_divercite));
+  Send(absl::StrFormat("own-colour slots  %6d", terms.own_colour_slots));
+  Send(absl::StrFormat("cities in hand    %6d", terms.cities_in_hand));
+  Send(absl::StrFormat("total             %6d", terms.Total()));
 }
 
 // UGI queries: gameover, p1turn, result.

@@ -1,0 +1,71 @@
+// Move ordering: the transposition-table move, then moves that score now or spoil an
+// opponent's divercité (by how much), then killers, then history; moves that hand points to
+// the opponent last. Moves are picked one at a time (selection), so a cutoff after the first
+// moves costs no full sort.
+#ifndef DIVERCITE_SEARCH_MOVE_ORDER_H_
+#define DIVERCITE_SEARCH_MOVE_ORDER_H_
+
+#include <array>
+#include <cstdint>
+
+#include "engine/move.h"
+#include "engine/position.h"
+
+namespace divercite {
+
+inline constexpr int kMaxSearchPly = kTotalPlies + 1;
+
+// Killer moves per ply and a history score per (player, move), learnt from cutoffs.
+class MoveHistory {
+ public:
+  MoveHistory() { Clear(); }
+  void Clear();
+  int Score(Player player, Move move) const { return history_[Index(player)][move.Index()]; }
+  bool IsKiller(int ply, Move move) const {
+    return killers_[ply][0] == move || killers_[ply][1] == move;
+  }
+  // `move` caused a cutoff at `depth` after the quiet moves `tried` failed.
+  void RecordCutoff(Player player, int ply, Move move, int depth, const MoveList& tried);
+
+ private:
+  static constexpr int kHistoryLimit = 1 << 14;
+  void Nudge(Player player, Move move, int bonus);
+  std::array<std::array<int, kNumMoveIndices>, kNumPlayers> history_;
+  std::array<std::array<Move, 2>, kMaxSearchPly + 1> killers_;
+};
+
+class MoveOrderer {
+ public:
+  MoveOrderer(const Position& position, const MoveList& moves, Move tt_move,
+              const MoveHistory& history, int ply);
+
+  // At the root: after the first iteration, order by the last iteration's values.
+  // `root_values` is indexed by Move::Index(); kNoValue means not searched yet.
+  static constexpr int kNoValue = -(1 << 30);
+  void PreferRootOrder(const std::array<int, kNumMoveIndices>& root_values);
+
+  // The best remaining move; false when none is left.
+  bool Next(Move& move);
+  // Whether the move Next() returned last is quiet: no TT move, no immediate gain, no
+  // spoil, no killer. Only quiet moves are reduced.
+  bool LastWasQuiet() const { return last_quiet_; }
+  // The quiet moves returned so far, the last one included.
+  const MoveList& TriedQuietMoves() const { return tried_quiet_; }
+
+ private:
+  static constexpr int kTTMoveScore = 1 << 30;
+  static constexpr int kPointScore = 1 << 20;
+  static constexpr int kKillerScore = 1 << 19;
+  static constexpr int kSelectionPicks = 3;
+
+  MoveList moves_;
+  std::array<int, kMaxMoves> scores_;
+  std::array<bool, kMaxMoves> quiet_;
+  int next_ = 0;
+  bool last_quiet_ = false;
+  MoveList tried_quiet_;
+};
+
+}  // namespace divercite
+
+#endif  // DIVERCITE_SEARCH_MOVE_ORDER_H_

@@ -1,0 +1,344 @@
+#include "search/search.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "engine/canonical_key.h"
+#include "engine/movegen.h"
+#include "engine/symmetry.h"
+#include "search/eval_weights.h"
+#include "search/evaluate.h"
+#include "search/move_order.h"
+
+namespace divercite {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// kReduction[depth][move number], in plies.
+const auto& ReductionTable() {
+  static const auto table = [] {
+    std::array<std::array<std::uint8_t, kMaxMoves + 1>, kMaxPly + 1> r{};
+    for (int d = 1; d <= kMaxPly; ++d) {
+      for (int m = 1; m <= kMaxMoves; ++m) {
+        r[d][m] = static_cast<std::uint8_t>(std::log(d) * std::log(m) * 100 /
+                                            weights::kLmrDivisor);
+      }
+    }
+    return r;
+  }();
+  return table;
+}
+
+// What all workers of one search share.
+struct SharedSearch {
+  Position root;
+  MoveList root_moves;  // distinct up to the root's symmetries
+  SearchLimits limits;
+  TimeBudget budget;
+  Clock::time_point start;
+  TranspositionTable& tt;
+  std::atomic<bool>& stop;
+  std::int64_t Elapsed() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+  }
+};
+
+}  // namespace
+
+class Worker {
+ public:
+  Worker(SharedSearch& shared, int index) : shared_(shared), index_(index) {
+    root_scores_.fill(MoveOrderer::kNoValue);
+  }
+
+  // Iterative deepening; the main worker (index 0) also reports and keeps time.
+  void Run(const SearchCallbacks* callbacks);
+
+  std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+  const SearchResult& result() const { return result_; }
+  void set_nodes_of_all(std::function<std::uint64_t()> f) { nodes_of_all_ = std::move(f); }
+
+ private:
+  // Negamax with alpha-beta (fail-soft). Returns v from the side to move's view:
+  // v <= alpha: an upper bound on the true value; v >= beta: a lower bound; otherwise exact
+  // (for the given depth). When the remaining depth reaches the end of the game the value is
+  // the exact final margin (no reductions below such a node). Returns 0 once stopped.
+  int Search(const Position& position, const SymmetricKeys& keys, int alpha, int beta,
+             int depth, int ply, bool pv_node);
+  bool Stopped() {
+    if (shared_.stop.load(std::memory_order_relaxed)) return true;
+    if (index_ == 0 && (++check_counter_ & 1023) == 0) CheckLimits();
+    return shared_.stop.load(std::memory_order_relaxed);
+  }
+  void CheckLimits();
+  void CountNode() {
+    nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+  void UpdatePv(int ply, Move move) {
+    pv_[ply][ply] = move;
+    for (int i = ply + 1; i < pv_length_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
+    pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
+  }
+
+  SharedSearch& shared_;
+  const int index_;
+  std::atomic<std::uint64_t> nodes_{0};
+  std::function<std::uint64_t()> nodes_of_all_;
+  std::uint32_t check_counter_ = 0;
+  int seldepth_ = 0;
+  MoveHistory history_;
+  std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1> pv_{};
+  std::array<int, kMaxPly + 2> pv_length_{};
+  std::array<int, kNumMoveIndices> root_scores_;  // last iteration's value per root move
+  SearchResult result_;
+};
+
+void Worker::CheckLimits() {
+  if (shared_.budget.hard_ms > 0 && shared_.Elapsed() >= shared_.budget.hard_ms) {
+    shared_.stop.store(true, std::memory_order_relaxed);
+  }
+  if (shared_.limits.nodes > 0 && nodes_of_all_ && nodes_of_all_() >= shared_.limits.nodes) {
+    shared_.stop.store(true, std::memory_order_relaxed);
+  }
+}
+
+int Worker::Search(const Position& position, const SymmetricKeys& keys, int alpha, int beta,
+                   int depth, int ply, bool pv_node) {
+  pv_length_[ply] = ply;
+  seldepth_ = std::max(seldepth_, ply);
+  CountNode();
+
+  // Step 1. The end of the game: the exact final margin, tie-break included.
+  if (position.IsGameOver()) return FinalValue(position);
+
+  // Step 2. When the remaining plies fit the depth, solve to the end, exactly.
+  const bool solving = depth >= position.PliesLeft();
+  if (solving) depth = position.PliesLeft();
+
+  // Step 3. The horizon: the static evaluation.
+  if (depth <= 0) return Evaluate(position);
+  if (Stopped()) return 0;
+
+  // Step 4. Transposition table. Entries with depth >= plies left are exact solves, valid at
+  // any depth; the move is stored in the canonical frame.
+  const CanonicalKey canonical = keys.Canonical();
+  TTEntry entry;
+  Move tt_move;
+  if (shared_.tt.Probe(canonical.key, entry)) {
+    tt_move = TransformMove(entry.move, InverseBoardSymmetry(canonical.symmetry));
+    if (!tt_move.IsNone() && !position.IsLegal(tt_move)) tt_move = Move::None();
+    if (!pv_node && entry.depth >= depth &&
+        (entry.bound == Bound::kExact ||
+         (entry.bound == Bound::kLower && entry.value >= beta) ||
+         (entry.bound == Bound::kUpper && entry.value <= alpha))) {
+      return entry.value;
+    }
+  }
+
+  // Step 5. Moves, best first: TT move, moves that score or spoil a divercité now, killers,
+  // history. At the root, one move per symmetry class.
+  MoveList moves = ply == 0 ? shared_.root_moves : LegalMoves(position);
+  MoveOrderer orderer(position, moves, tt_move, history_, ply);
+  if (ply == 0) orderer.PreferRootOrder(root_scores_);
+
+  const int original_alpha = alpha;
+  const Player us = position.SideToMove();
+  int best_value = -kInfiniteValue;
+  Move best_move;
+  int searched = 0;
+  for (Move move; orderer.Next(move); ++searched) {
+    Position child = position;
+    child.Play(move);
+    SymmetricKeys child_keys = keys;
+    child_keys.Play(move, us);
+
+    // Step 6. Principal variation search with late move reductions. The first move gets the
+    // full window; the others a null window, reduced when late and quiet, re-searched at
+    // full depth and then full window when they beat alpha. Never while solving: the value
+    // must stay exact.
+    int value;
+    if (searched == 0) {
+      value = -Search(child, child_keys, -beta, -alpha, depth - 1, ply + 1, pv_node);
+    } else {
+      int reduction = 0;
+      if (!solving && depth >= weights::kLmrMinDepth &&
+          searched >= weights::kLmrFirstReducedMove && orderer.LastWasQuiet()) {
+        reduction = ReductionTable()[depth][std::min(searched, kMaxMoves)] - (pv_node ? 1 : 0);
+        reduction = std::clamp(reduction, 0, depth - 2);
+      }
+      value = -Search(child, child_keys, -alpha - 1, -alpha, depth - 1 - reduction, ply + 1,
+                      false);
+      if (value > alpha && reduction > 0) {
+        value = -Search(child, child_keys, -alpha - 1, -alpha, depth - 1, ply + 1, false);
+      }
+      if (value > alpha && value < beta && pv_node) {
+        value = -Search(child, child_keys, -beta, -alpha, depth - 1, ply + 1, true);
+      }
+    }
+    if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+    if (ply == 0) root_scores_[move.Index()] = value;
+
+    if (value > best_value) {
+      best_value = value;
+      if (value > alpha) {
+        best_move = move;
+        UpdatePv(ply, move);
+        if (value >= beta) {
+          // Step 7. A cutoff: remember the move for siblings (killers) and for the whole
+          // search (history), and punish the quiet moves tried before it.
+          if (orderer.LastWasQuiet()) {
+            history_.RecordCutoff(us, ply, move, depth, orderer.TriedQuietMoves());
+          }
+          break;
+        }
+        alpha = value;
+      }
+    }
+  }
+
+  // Step 8. Store the result in the canonical frame.
+  const Bound bound = best_value >= beta              ? Bound::kLower
+                      : best_value > original_alpha ? Bound::kExact
+                                                     : Bound::kUpper;
+  shared_.tt.Store(canonical.key, TransformMove(best_move, canonical.symmetry), depth,
+                   best_value, bound);
+  return best_value;
+}
+
+void Worker::Run(const SearchCallbacks* callbacks) {
+  const Position& root = shared_.root;
+  const SymmetricKeys keys = SymmetricKeys::Of(root);
+  const int plies_left = root.PliesLeft();
+  const int max_depth =
+      shared_.limits.depth > 0 ? std::min(shared_.limits.depth, plies_left) : plies_left;
+  result_.best_move = shared_.root_moves[0];
+  int previous_score = 0;
+  int stable_iterations = 0;
+  // Helpers start one ply deeper on odd indices, so threads spread over depths.
+  for (int depth = 1 + (index_ % 2); depth <= max_depth; ++depth) {
+    seldepth_ = 0;
+    int window = weights::kAspirationWindow;
+    int alpha = -kInfiniteValue, beta = kInfiniteValue;
+    if (depth >= 4) {
+      alpha = std::max(previous_score - window, -kInfiniteValue);
+      beta = std::min(previous_score + window, kInfiniteValue);
+    }
+    int score = 0;
+    // Step 0. Aspiration: a narrow window around the last score, widened on failure.
+    while (true) {
+      score = Search(root, keys, alpha, beta, depth, 0, true);
+      if (shared_.stop.load(std::memory_order_relaxed)) break;
+      Bound bound = Bound::kExact;
+      if (score <= alpha) {
+        bound = Bound::kUpper;
+        alpha = std::max(score - window, -kInfiniteValue);
+      } else if (score >= beta) {
+        bound = Bound::kLower;
+        beta = std::min(score + window, kInfiniteValue);
+      } else {
+        break;
+      }
+      window *= 4;
+      if (index_ == 0 && callbacks && callbacks->on_iteration && shared_.Elapsed() > 1000) {
+        IterationInfo info;
+        info.depth = depth;
+        info.seldepth = seldepth_;
+        info.score = score;
+        info.bound = bound;
+        info.nodes = nodes_of_all_ ? nodes_of_all_() : nodes();
+        info.time_ms = shared_.Elapsed();
+        info.hashfull = shared_.tt.HashFull();
+        info.pv = {pv_[0][0]};
+        callbacks->on_iteration(info);
+      }
+    }
+    if (shared_.stop.load(std::memory_order_relaxed)) break;
+
+    // A finished iteration: its best move and line are the result so far.
+    const Move best = pv_[0][0];
+    stable_iterations = best == result_.best_move ? stable_iterations + 1 : 0;
+    result_.best_move = best;
+    result_.score = score;
+    result_.depth = depth;
+    result_.exact = depth >= plies_left;
+    result_.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
+    if (index_ != 0) continue;
+
+    result_.nodes = nodes_of_all_ ? nodes_of_all_() : nodes();
+    result_.time_ms = shared_.Elapsed();
+    if (callbacks && callbacks->on_iteration) {
+      IterationInfo info;
+      info.depth = depth;
+      info.seldepth = seldepth_;
+      info.score = score;
+      info.exact = result_.exact;
+      info.nodes = result_.nodes;
+      info.time_ms = result_.time_ms;
+      info.hashfull = shared_.tt.HashFull();
+      info.pv = result_.pv;
+      callbacks->on_iteration(info);
+    }
+    // Step 9. Time: stop when an exact result is in, or when the budget, scaled by how
+    // settled the best move and the score are, is spent.
+    if (result_.exact) break;
+    if (shared_.budget.soft_ms > 0) {
+      const double factor = TimeFactors::BestMoveStability(stable_iterations) *
+                            TimeFactors::ScoreDrop(previous_score, score);
+      if (shared_.Elapsed() >= shared_.budget.soft_ms * factor) break;
+    }
+    previous_score = score;
+  }
+}
+
+Searcher::Searcher() { tt_.Resize(16); }
+Searcher::~Searcher() = default;
+
+bool Searcher::SetHashMegabytes(std::size_t megabytes) { return tt_.Resize(megabytes); }
+
+void Searcher::NewGame() { tt_.Clear(); }
+
+SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
+                              const SearchCallbacks& callbacks) {
+  stop_.store(false, std::memory_order_relaxed);
+  SearchResult result;
+  if (root.IsGameOver()) return result;
+
+  SharedSearch shared{root,        DistinctMoves(root), limits, {}, Clock::now(), tt_, stop_};
+  shared.budget = PlanTime(limits, root.SideToMove(), root.Ply(), options_.move_overhead_ms);
+  tt_.NewSearch();
+
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (int i = 0; i < std::max(1, options_.threads); ++i) {
+    workers.push_back(std::make_unique<Worker>(shared, i));
+  }
+  auto nodes_of_all = [&workers] {
+    std::uint64_t total = 0;
+    for (const auto& worker : workers) total += worker->nodes();
+    return total;
+  };
+  for (auto& worker : workers) worker->set_nodes_of_all(nodes_of_all);
+
+  std::vector<std::thread> helpers;
+  for (size_t i = 1; i < workers.size(); ++i) {
+    helpers.emplace_back([&worker = *workers[i]] { worker.Run(nullptr); });
+  }
+  workers[0]->Run(&callbacks);
+  // `go infinite` waits for `stop` even when the search has nothing left to do.
+  while (limits.infinite && !stop_.load(std::memory_order_relaxed)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  stop_.store(true, std::memory_order_relaxed);
+  for (std::thread& helper : helpers) helper.join();
+
+  result = workers[0]->result();
+  result.nodes = nodes_of_all();
+  result.time_ms = shared.Elapsed();
+  return result;
+}
+
+}  // namespace divercite

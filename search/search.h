@@ -1,0 +1,86 @@
+// The search: iterative-deepening principal-variation search over a shared, symmetry-reduced
+// transposition table, run by one or more threads (Lazy SMP). No I/O: it reports through
+// SearchCallbacks, and the protocol turns that into text.
+#ifndef DIVERCITE_SEARCH_SEARCH_H_
+#define DIVERCITE_SEARCH_SEARCH_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "engine/move.h"
+#include "engine/position.h"
+#include "search/timeman.h"
+#include "search/tt.h"
+
+namespace divercite {
+
+// Values are centipoints of final margin from the side to move's view; an exact solved value
+// is 100 x the true final margin under best play.
+inline constexpr int kInfiniteValue = 32000;
+inline constexpr int kMaxPly = kTotalPlies + 1;
+
+struct IterationInfo {
+  int depth = 0;
+  int seldepth = 0;
+  int score = 0;
+  Bound bound = Bound::kExact;  // kLower / kUpper for aspiration failures
+  bool exact = false;           // solved to the end of the game
+  std::uint64_t nodes = 0;
+  std::int64_t time_ms = 0;
+  int hashfull = 0;
+  std::vector<Move> pv;
+};
+
+struct SearchResult {
+  Move best_move;  // None only when the game is over
+  int score = 0;
+  bool exact = false;
+  int depth = 0;
+  std::uint64_t nodes = 0;
+  std::int64_t time_ms = 0;
+  std::vector<Move> pv;
+};
+
+struct SearchCallbacks {
+  std::function<void(const IterationInfo&)> on_iteration;  // main thread, once per iteration
+};
+
+struct SearchOptions {
+  int threads = 1;
+  std::int64_t move_overhead_ms = 30;
+};
+
+class Searcher {
+ public:
+  Searcher();
+  ~Searcher();
+
+  // Resizes the table (clearing it). False if the memory cannot be had.
+  bool SetHashMegabytes(std::size_t megabytes);
+  void SetOptions(const SearchOptions& options) { options_ = options; }
+  const SearchOptions& options() const { return options_; }
+
+  // Forgets everything learnt: table, history.
+  void NewGame();
+
+  // Searches `root` within `limits`, blocking; Stop() from another thread ends it early.
+  // Always returns a legal move unless the game is over.
+  SearchResult Search(const Position& root, const SearchLimits& limits,
+                      const SearchCallbacks& callbacks);
+  void Stop() { stop_.store(true, std::memory_order_relaxed); }
+
+  const TranspositionTable& tt() const { return tt_; }
+
+ private:
+  friend class Worker;
+  TranspositionTable tt_;
+  SearchOptions options_;
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace divercite
+
+#endif  // DIVERCITE_SEARCH_SEARCH_H_

@@ -1,0 +1,52 @@
+#include "search/timeman.h"
+
+#include <algorithm>
+
+namespace divercite {
+
+double MoveWeight(int ply) {
+  if (ply < 6) return 0.6;    // the opening: huge trees, rough evaluations, little to gain
+  if (ply < 26) return 1.6;   // the middle game decides
+  if (ply < 30) return 0.8;   // the solver takes over soon
+  return 0.15;                // solved to the end in well under a second
+}
+
+TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply,
+                    std::int64_t move_overhead_ms) {
+  TimeBudget budget;
+  if (limits.movetime_ms > 0) {
+    const std::int64_t t = std::max<std::int64_t>(1, limits.movetime_ms - move_overhead_ms);
+    return {t, t};
+  }
+  const std::int64_t clock = limits.time_ms[Index(us)];
+  if (clock < 0 || limits.infinite) return budget;
+
+  const std::int64_t increment = limits.increment_ms[Index(us)];
+  int moves_left = MovesLeft(ply);
+  if (limits.movestogo > 0) moves_left = std::min(moves_left, limits.movestogo);
+  // Split what is left over our remaining moves by their weights.
+  double weight_left = 0;
+  for (int k = 0; k < moves_left; ++k) weight_left += MoveWeight(ply + 2 * k);
+  const std::int64_t usable = std::max<std::int64_t>(
+      0, clock + increment * (moves_left - 1) - move_overhead_ms * moves_left);
+  const double share = MoveWeight(ply) / weight_left;
+  budget.soft_ms = static_cast<std::int64_t>(usable * share);
+  // The hard limit allows an iteration to finish, but never more than a third of the clock
+  // (never all of it, whatever the clock says), and always leaves the overhead.
+  const std::int64_t ceiling = std::max<std::int64_t>(
+      1, std::min<std::int64_t>(clock / 3 + increment, clock - move_overhead_ms));
+  budget.hard_ms = std::clamp<std::int64_t>(budget.soft_ms * 4, 1, ceiling);
+  budget.soft_ms = std::clamp<std::int64_t>(budget.soft_ms, 1, budget.hard_ms);
+  return budget;
+}
+
+double TimeFactors::BestMoveStability(int iterations_since_change) {
+  return std::clamp(1.6 - 0.2 * iterations_since_change, 0.5, 1.6);
+}
+
+double TimeFactors::ScoreDrop(int previous_score, int score) {
+  const int drop = previous_score - score;
+  return std::clamp(1.0 + drop / 200.0, 1.0, 1.8);
+}
+
+}  // namespace divercite

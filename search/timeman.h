@@ -1,0 +1,51 @@
+// Time management: a budget computed once per move, then adjusted by named, clamped factors
+// as the iterations come in. The number of moves left is exact: every game is 40 plies, 20
+// moves per player.
+#ifndef DIVERCITE_SEARCH_TIMEMAN_H_
+#define DIVERCITE_SEARCH_TIMEMAN_H_
+
+#include <cstdint>
+
+#include "engine/types.h"
+
+namespace divercite {
+
+struct SearchLimits {
+  int depth = 0;                // 0: no depth limit
+  std::uint64_t nodes = 0;      // 0: no node limit
+  std::int64_t movetime_ms = 0; // 0: none
+  std::int64_t time_ms[kNumPlayers] = {-1, -1};  // clock per player (-1: no clock)
+  std::int64_t increment_ms[kNumPlayers] = {0, 0};
+  int movestogo = 0;            // 0: until the end of the game
+  bool infinite = false;
+  bool HasClock() const { return time_ms[0] >= 0 || time_ms[1] >= 0; }
+};
+
+struct TimeBudget {
+  std::int64_t soft_ms = 0;  // start no new iteration past this (after the factors)
+  std::int64_t hard_ms = 0;  // abort the search here; 0 = no limit
+};
+
+// Our moves still to play, this one included.
+constexpr int MovesLeft(int ply) { return (kTotalPlies - ply + 1) / 2; }
+
+// How much of the clock a move at `ply` deserves relative to the others. The middle game
+// decides; the last plies are solved exactly and cost little.
+double MoveWeight(int ply);
+
+// The budget for the side to move at `ply`, keeping `move_overhead_ms` per remaining move
+// for transport.
+TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply,
+                    std::int64_t move_overhead_ms);
+
+// Factors applied to the soft budget after each iteration, each clamped.
+struct TimeFactors {
+  // Fewer changes of the best move in recent iterations -> less time (0.5 .. 1.6).
+  static double BestMoveStability(int iterations_since_change);
+  // A falling score -> more time (1.0 .. 1.8).
+  static double ScoreDrop(int previous_score, int score);
+};
+
+}  // namespace divercite
+
+#endif  // DIVERCITE_SEARCH_TIMEMAN_H_

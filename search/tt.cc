@@ -1,0 +1,121 @@
+#include "search/tt.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+
+#ifdef DIVERCITE_HAVE_MIMALLOC
+#include <mimalloc.h>
+#endif
+
+namespace divercite {
+namespace {
+
+constexpr std::uint64_t Pack(std::uint16_t check, Move move, int depth, int value, Bound bound,
+                             std::uint8_t generation) {
+  return std::uint64_t{check} | (std::uint64_t{move.bits()} << 16) |
+         (std::uint64_t(static_cast<std::uint8_t>(depth)) << 24) |
+         (std::uint64_t(static_cast<std::uint16_t>(static_cast<std::int16_t>(value))) << 32) |
+         (std::uint64_t(static_cast<std::uint8_t>(bound)) << 48) |
+         (std::uint64_t{generation} << 50);
+}
+constexpr std::uint16_t CheckOf(std::uint64_t word) { return word & 0xFFFF; }
+constexpr int DepthOf(std::uint64_t word) { return (word >> 24) & 0xFF; }
+constexpr Bound BoundOf(std::uint64_t word) { return static_cast<Bound>((word >> 48) & 3); }
+constexpr std::uint8_t GenerationOf(std::uint64_t word) { return (word >> 50) & 63; }
+
+void* AllocateTable(std::size_t bytes) {
+#ifdef DIVERCITE_HAVE_MIMALLOC
+  return mi_malloc_aligned(bytes, 64);
+#else
+  return std::aligned_alloc(64, bytes);
+#endif
+}
+
+void FreeTable(void* memory) {
+#ifdef DIVERCITE_HAVE_MIMALLOC
+  mi_free(memory);
+#else
+  std::free(memory);
+#endif
+}
+
+}  // namespace
+
+TranspositionTable::~TranspositionTable() { FreeTable(clusters_); }
+
+bool TranspositionTable::Resize(std::size_t megabytes) {
+  const std::size_t bytes = std::max<std::size_t>(megabytes, 1) << 20;
+  const std::size_t count = std::bit_floor(bytes / sizeof(Cluster));
+  void* memory = AllocateTable(count * sizeof(Cluster));
+  if (memory == nullptr) return false;
+  FreeTable(clusters_);
+  clusters_ = static_cast<Cluster*>(memory);
+  cluster_count_ = count;
+  Clear();
+  return true;
+}
+
+void TranspositionTable::Clear() {
+  for (std::size_t i = 0; i < cluster_count_; ++i) {
+    for (auto& entry : clusters_[i].entries) entry.store(0, std::memory_order_relaxed);
+  }
+  generation_ = 0;
+}
+
+bool TranspositionTable::Probe(std::uint64_t key, TTEntry& entry) const {
+  const std::uint16_t check = key >> 48;
+  for (const auto& slot : ClusterFor(key).entries) {
+    const std::uint64_t word = slot.load(std::memory_order_relaxed);
+    if (BoundOf(word) == Bound::kNone || CheckOf(word) != check) continue;
+    entry.move = Move::FromBits((word >> 16) & 0xFF);
+    entry.depth = DepthOf(word);
+    entry.value = static_cast<std::int16_t>((word >> 32) & 0xFFFF);
+    entry.bound = BoundOf(word);
+    return true;
+  }
+  return false;
+}
+
+// Replaces the entry of the same position if there is one, else the entry that is worth
+// least: shallow and from an old search.
+void TranspositionTable::Store(std::uint64_t key, Move move, int depth, int value,
+                               Bound bound) {
+  const std::uint16_t check = key >> 48;
+  Cluster& cluster = ClusterFor(key);
+  std::atomic<std::uint64_t>* target = &cluster.entries[0];
+  int worst = 1 << 30;
+  for (auto& slot : cluster.entries) {
+    const std::uint64_t word = slot.load(std::memory_order_relaxed);
+    if (BoundOf(word) == Bound::kNone || CheckOf(word) == check) {
+      // Keep the old move when the new result has none (a fail-low node).
+      if (move.IsNone() && CheckOf(word) == check && BoundOf(word) != Bound::kNone) {
+        move = Move::FromBits((word >> 16) & 0xFF);
+      }
+      target = &slot;
+      break;
+    }
+    const int age = (generation_ - GenerationOf(word)) & 63;
+    const int worth = DepthOf(word) - 4 * age;
+    if (worth < worst) {
+      worst = worth;
+      target = &slot;
+    }
+  }
+  target->store(Pack(check, move, std::clamp(depth, 0, 255), value, bound, generation_),
+                std::memory_order_relaxed);
+}
+
+int TranspositionTable::HashFull() const {
+  const std::size_t sample = std::min<std::size_t>(1000, cluster_count_);
+  int used = 0;
+  for (std::size_t i = 0; i < sample; ++i) {
+    for (const auto& slot : clusters_[i].entries) {
+      const std::uint64_t word = slot.load(std::memory_order_relaxed);
+      used += BoundOf(word) != Bound::kNone && GenerationOf(word) == generation_;
+    }
+  }
+  return static_cast<int>(used * 1000 / (sample * kEntriesPerCluster));
+}
+
+}  // namespace divercite

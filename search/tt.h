@@ -1,0 +1,78 @@
+// The transposition table, shared by all search threads (Lazy SMP).
+//
+// Keys are symmetry-reduced (see canonical_key.h): positions equal up to a board symmetry
+// share one entry. Stored moves are in the canonical frame; the prober maps them back.
+//
+// An entry is one 64-bit word, read and written atomically (relaxed), so threads never see a
+// torn entry and the table is free of data races:
+//
+//   bits  0-15  key check     (upper 16 bits of the key; the index uses the lower bits)
+//   bits 16-23  move          (Move::bits(), 0xFF = none)
+//   bits 24-31  depth         (plies; >= plies left means an exact solve to the end)
+//   bits 32-47  value         (int16, centipoints, side to move's view)
+//   bits 48-49  bound         (none, upper, lower, exact)
+//   bits 50-55  generation    (search counter, modulo 64, for aging)
+//   bits 56-63  unused
+//
+// A cluster is 4 entries = 32 bytes, two clusters to a cache line.
+#ifndef DIVERCITE_SEARCH_TT_H_
+#define DIVERCITE_SEARCH_TT_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "engine/move.h"
+
+namespace divercite {
+
+enum class Bound : std::uint8_t { kNone = 0, kUpper = 1, kLower = 2, kExact = 3 };
+
+struct TTEntry {
+  Move move;
+  int depth = 0;
+  int value = 0;
+  Bound bound = Bound::kNone;
+};
+
+class TranspositionTable {
+ public:
+  static constexpr int kEntriesPerCluster = 4;
+  struct Cluster {
+    std::atomic<std::uint64_t> entries[kEntriesPerCluster];
+  };
+  static_assert(sizeof(Cluster) == 32, "a cluster is half a cache line");
+
+  TranspositionTable() = default;
+  ~TranspositionTable();
+  TranspositionTable(const TranspositionTable&) = delete;
+  TranspositionTable& operator=(const TranspositionTable&) = delete;
+
+  // Allocates `megabytes` MiB (rounded down to a power of two clusters) and clears it.
+  // Returns false, leaving the previous table, if the memory cannot be had.
+  bool Resize(std::size_t megabytes);
+  void Clear();
+  std::size_t SizeBytes() const { return cluster_count_ * sizeof(Cluster); }
+
+  // Starts a new search: entries of older searches are preferred for replacement.
+  void NewSearch() { generation_ = (generation_ + 1) & 63; }
+
+  bool Probe(std::uint64_t key, TTEntry& entry) const;
+  void Store(std::uint64_t key, Move move, int depth, int value, Bound bound);
+
+  // Permille of sampled entries written by the current search (UCI "hashfull").
+  int HashFull() const;
+
+ private:
+  Cluster& ClusterFor(std::uint64_t key) const {
+    return clusters_[(key >> 16) & (cluster_count_ - 1)];
+  }
+
+  Cluster* clusters_ = nullptr;
+  std::size_t cluster_count_ = 0;
+  std::uint8_t generation_ = 0;
+};
+
+}  // namespace divercite
+
+#endif  // DIVERCITE_SEARCH_TT_H_
