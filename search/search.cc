@@ -295,7 +295,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
   }
 }
 
-Searcher::Searcher() { tt_.Resize(16); }
+Searcher::Searcher(std::size_t hash_megabytes) { tt_.Resize(hash_megabytes); }
 Searcher::~Searcher() = default;
 
 bool Searcher::SetHashMegabytes(std::size_t megabytes) { return tt_.Resize(megabytes); }
@@ -304,7 +304,6 @@ void Searcher::NewGame() { tt_.Clear(); }
 
 SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
                               const SearchCallbacks& callbacks) {
-  stop_.store(false, std::memory_order_relaxed);
   SearchResult result;
   if (root.IsGameOver()) return result;
 
@@ -338,6 +337,7 @@ SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
   result = workers[0]->result();
   result.nodes = nodes_of_all();
   result.time_ms = shared.Elapsed();
+  ClearStop();
   return result;
 }
 

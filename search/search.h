@@ -55,7 +55,7 @@ struct SearchOptions {
 
 class Searcher {
  public:
-  Searcher();
+  explicit Searcher(std::size_t hash_megabytes = 16);
   ~Searcher();
 
   // Resizes the table (clearing it). False if the memory cannot be had.
@@ -70,7 +70,10 @@ class Searcher {
   // Always returns a legal move unless the game is over.
   SearchResult Search(const Position& root, const SearchLimits& limits,
                       const SearchCallbacks& callbacks);
+  // Ends the running search, or, if none runs, the next one as soon as it starts (so a stop
+  // that races the start of a search is never lost). Search() clears it when it returns.
   void Stop() { stop_.store(true, std::memory_order_relaxed); }
+  void ClearStop() { stop_.store(false, std::memory_order_relaxed); }
 
   const TranspositionTable& tt() const { return tt_; }
 

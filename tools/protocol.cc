@@ -66,11 +66,14 @@ Protocol::Protocol(std::ostream& out) : out_(out) {
 }
 
 Protocol::~Protocol() {
-  searcher_.Stop();
+  StopSearch();
   WaitForSearch();
 }
 
 void Protocol::Loop(std::istream& in) {
+  // std::cin is tied to std::cout: every read would flush the output from this thread,
+  // outside out_mutex_, racing the search thread's lines. Send() flushes each line anyway.
+  in.tie(nullptr);
   std::string line;
   while (std::getline(in, line)) {
     if (!HandleLine(line)) return;
@@ -84,7 +87,7 @@ bool Protocol::HandleLine(absl::string_view line) {
   const absl::string_view command = tokens[0];
   const Arguments args(tokens.begin() + 1, tokens.end());
   if (command == "quit") {
-    searcher_.Stop();
+    StopSearch();
     WaitForSearch();
     return false;
   }
@@ -93,7 +96,7 @@ bool Protocol::HandleLine(absl::string_view line) {
   } else if (command == "isready") {
     Send("readyok");
   } else if (command == "stop") {
-    searcher_.Stop();
+    StopSearch();
   } else if (command == "ucinewgame" || command == "uginewgame") {
     if (RefuseWhileSearching(command)) return true;
     position_ = Position::Start();
@@ -132,7 +135,15 @@ void Protocol::Identify(absl::string_view dialect) {
   Send(absl::StrCat(dialect, "ok"));
 }
 
-bool Protocol::Searching() const { return search_running_.load(); }
+bool Protocol::Searching() const {
+  std::lock_guard<std::mutex> lock(search_mutex_);
+  return search_running_;
+}
+
+void Protocol::StopSearch() {
+  std::lock_guard<std::mutex> lock(search_mutex_);
+  if (search_running_) searcher_.Stop();
+}
 
 bool Protocol::RefuseWhileSearching(absl::string_view command) {
   if (!Searching()) return false;
@@ -247,7 +258,10 @@ void Protocol::Go(const Arguments& args) {
     return;
   }
   WaitForSearch();  // the previous search has ended; reclaim its thread
-  search_running_ = true;
+  {
+    std::lock_guard<std::mutex> lock(search_mutex_);
+    search_running_ = true;
+  }
   const Position root = position_;
   search_thread_ = std::thread([this, root, limits] {
     SearchCallbacks callbacks;
@@ -264,7 +278,11 @@ void Protocol::Go(const Arguments& args) {
     final_info.pv = result.pv.empty() ? std::vector<Move>{result.best_move} : result.pv;
     SendInfo(final_info);
     // Clear the flag first: a client may answer the bestmove with its next command at once.
-    search_running_ = false;
+    {
+      std::lock_guard<std::mutex> lock(search_mutex_);
+      search_running_ = false;
+      searcher_.ClearStop();  // a stop that arrived as the search ended
+    }
     Send(absl::StrCat("bestmove ", MoveToString(result.best_move)));
   });
 }
@@ -312,11 +330,10 @@ void Protocol::Bench(const Arguments& args) {
                             depth > kTotalPlies))) {
     return SendError("bench: expected an optional depth from 1 to 40");
   }
-  Searcher bench_searcher;
+  Searcher bench_searcher(16);
   SearchOptions options;
   options.threads = 1;
   bench_searcher.SetOptions(options);
-  bench_searcher.SetHashMegabytes(16);
   std::uint64_t nodes = 0;
   std::chrono::steady_clock::duration searching{};
   for (const absl::string_view text : kBenchPositions) {

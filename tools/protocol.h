@@ -57,6 +57,7 @@ class Protocol {
   void Query(const Arguments& args);
 
   bool Searching() const;
+  void StopSearch();
   // Refuses (with an error line) a command that would change what a running search uses.
   bool RefuseWhileSearching(absl::string_view command);
   void SendInfo(const IterationInfo& info);
@@ -70,7 +71,10 @@ class Protocol {
 
   Searcher searcher_;
   std::thread search_thread_;
-  std::atomic<bool> search_running_{false};
+  // Guards the running flag together with stopping, so a `stop` can only reach the search
+  // it was meant for.
+  mutable std::mutex search_mutex_;
+  bool search_running_ = false;
   int hash_megabytes_ = 16;
   std::uint64_t seed_ = 0;
 };

@@ -1,0 +1,226 @@
+#include "search/search.h"
+
+#include <algorithm>
+
+#include "engine/movegen.h"
+#include "engine/symmetry.h"
+#include "gtest/gtest.h"
+#include "search/evaluate.h"
+#include "search/timeman.h"
+#include "search/tt.h"
+#include "tests/test_util.h"
+
+namespace divercite {
+namespace {
+
+constexpr std::size_t kTestHashMegabytes = 1;
+
+// The final margin (side to move's view) under best play, by plain negamax over every move.
+int BruteForceMargin(const Position& position) {
+  if (position.IsGameOver()) {
+    const Player us = position.SideToMove();
+    return position.Score(us) - position.Score(Opponent(us));
+  }
+  int best = -1000;
+  for (const Move move : LegalMoves(position)) {
+    Position child = position;
+    child.Play(move);
+    best = std::max(best, -BruteForceMargin(child));
+  }
+  return best;
+}
+
+SearchResult SearchToDepth(const Position& position, int depth, int threads = 1) {
+  Searcher searcher(kTestHashMegabytes);
+  searcher.SetOptions({.threads = threads, .move_overhead_ms = 0});
+  SearchLimits limits;
+  limits.depth = depth;
+  return searcher.Search(position, limits, {});
+}
+
+TEST(SearchTest, SolverEqualsBruteForceAndItsMoveAchievesIt) {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const int plies = 34 + static_cast<int>(seed % 4);  // 3 to 6 plies left
+    const Position position = testing::RandomGame(seed, plies).back();
+    const int margin = BruteForceMargin(position);
+    const SearchResult result = SearchToDepth(position, kTotalPlies);
+    ASSERT_TRUE(result.exact) << "seed " << seed;
+    ASSERT_EQ(result.score, 100 * margin) << "seed " << seed;
+    ASSERT_TRUE(position.IsLegal(result.best_move));
+    Position child = position;
+    child.Play(result.best_move);
+    EXPECT_EQ(-BruteForceMargin(child), margin) << "the move must achieve the value";
+    ASSERT_FALSE(result.pv.empty());
+    EXPECT_EQ(result.pv[0], result.best_move);
+  }
+}
+
+TEST(SearchTest, DepthAtLeastThePliesLeftIsExactFromEightPliesLeft) {
+  for (std::uint64_t seed = 100; seed < 106; ++seed) {
+    const Position position = testing::RandomGame(seed, 32).back();
+    const SearchResult exact = SearchToDepth(position, position.PliesLeft());
+    ASSERT_TRUE(exact.exact);
+    EXPECT_EQ(exact.depth, position.PliesLeft());
+    // Searching deeper than the game lasts gives the same value.
+    EXPECT_EQ(SearchToDepth(position, kTotalPlies).score, exact.score);
+    // Two threads agree on the exact value.
+    EXPECT_EQ(SearchToDepth(position, kTotalPlies, 2).score, exact.score);
+    // A shallower search is not marked exact.
+    EXPECT_FALSE(SearchToDepth(position, position.PliesLeft() - 1).exact);
+  }
+}
+
+TEST(SearchTest, SymmetricPositionsHaveTheSameSolvedValue) {
+  const Position position = testing::RandomGame(7, 33).back();
+  const int value = SearchToDepth(position, kTotalPlies).score;
+  for (int s = 0; s < kNumBoardSymmetries; ++s) {
+    for (const int k : {0, 5, 23}) {
+      const Position image = TransformPosition(position, s, k);
+      EXPECT_EQ(SearchToDepth(image, kTotalPlies).score, value) << s << "/" << k;
+    }
+  }
+}
+
+TEST(SearchTest, SharedTableAcrossSymmetricSearchesStaysExact) {
+  // One searcher, so later searches probe entries stored by earlier ones in other frames.
+  Searcher searcher(kTestHashMegabytes);
+  SearchLimits limits;
+  limits.depth = kTotalPlies;
+  const Position position = testing::RandomGame(11, 34).back();
+  const int value = searcher.Search(position, limits, {}).score;
+  for (int s = 1; s < kNumBoardSymmetries; ++s) {
+    const Position image = TransformPosition(position, s);
+    const SearchResult result = searcher.Search(image, limits, {});
+    EXPECT_EQ(result.score, value);
+    EXPECT_TRUE(image.IsLegal(result.best_move)) << MoveToString(result.best_move);
+  }
+}
+
+TEST(SearchTest, ShallowSearchesReturnLegalMovesEverywhere) {
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    for (const Position& position : testing::RandomGame(seed)) {
+      if (position.IsGameOver()) continue;
+      const SearchResult result = SearchToDepth(position, 2);
+      ASSERT_TRUE(position.IsLegal(result.best_move)) << MoveToString(result.best_move);
+      ASSERT_GT(result.nodes, 0u);
+    }
+  }
+}
+
+TEST(SearchTest, FinishedGameHasNoMove) {
+  const Position finished = testing::RandomGame(3).back();
+  EXPECT_TRUE(SearchToDepth(finished, 5).best_move.IsNone());
+}
+
+TEST(SearchTest, NodeLimitIsRespected) {
+  Searcher searcher(kTestHashMegabytes);
+  SearchLimits limits;
+  limits.nodes = 20000;
+  const SearchResult result = searcher.Search(Position::Start(), limits, {});
+  EXPECT_TRUE(Position::Start().IsLegal(result.best_move));
+  EXPECT_LE(result.nodes, limits.nodes + 2048) << "checked every 1024 nodes";
+}
+
+TEST(SearchTest, StopFromAnotherThreadEndsAnInfiniteSearch) {
+  Searcher searcher(kTestHashMegabytes);
+  SearchLimits limits;
+  limits.infinite = true;
+  SearchResult result;
+  std::thread search([&] { result = searcher.Search(Position::Start(), limits, {}); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  searcher.Stop();
+  search.join();
+  EXPECT_TRUE(Position::Start().IsLegal(result.best_move));
+}
+
+TEST(SearchTest, IterationsAreReported) {
+  Searcher searcher(kTestHashMegabytes);
+  SearchLimits limits;
+  limits.depth = 4;
+  std::vector<IterationInfo> iterations;
+  SearchCallbacks callbacks;
+  callbacks.on_iteration = [&](const IterationInfo& info) { iterations.push_back(info); };
+  searcher.Search(Position::Start(), limits, callbacks);
+  ASSERT_EQ(iterations.size(), 4u);
+  for (int d = 0; d < 4; ++d) {
+    EXPECT_EQ(iterations[d].depth, d + 1);
+    EXPECT_FALSE(iterations[d].pv.empty());
+    EXPECT_GT(iterations[d].nodes, 0u);
+  }
+}
+
+TEST(TranspositionTableTest, StoresAndProbesEveryField) {
+  TranspositionTable tt;
+  ASSERT_TRUE(tt.Resize(1));
+  EXPECT_EQ(tt.SizeBytes(), 1u << 20);
+  const std::uint64_t key = 0x123456789ABCDEF0ULL;
+  TTEntry entry;
+  EXPECT_FALSE(tt.Probe(key, entry));
+  tt.Store(key, *ParseMove("GR04"), 17, -4200, Bound::kLower);
+  ASSERT_TRUE(tt.Probe(key, entry));
+  EXPECT_EQ(entry.move, *ParseMove("GR04"));
+  EXPECT_EQ(entry.depth, 17);
+  EXPECT_EQ(entry.value, -4200);
+  EXPECT_EQ(entry.bound, Bound::kLower);
+  // A fail-low result without a move keeps the old move.
+  tt.Store(key, Move::None(), 18, 300, Bound::kUpper);
+  ASSERT_TRUE(tt.Probe(key, entry));
+  EXPECT_EQ(entry.move, *ParseMove("GR04"));
+  EXPECT_EQ(entry.value, 300);
+  EXPECT_FALSE(tt.Probe(key ^ (std::uint64_t{1} << 63), entry)) << "other check bits";
+  EXPECT_GE(tt.HashFull(), 0);
+  tt.Clear();
+  EXPECT_FALSE(tt.Probe(key, entry));
+}
+
+TEST(TimeManagementTest, NeverPlansBeyondTheClock) {
+  for (const std::int64_t clock : {100, 1000, 10000, 900000}) {
+    for (int ply = 0; ply < kTotalPlies; ++ply) {
+      SearchLimits limits;
+      limits.time_ms[0] = limits.time_ms[1] = clock;
+      const Player us = static_cast<Player>(ply % 2);
+      const TimeBudget budget = PlanTime(limits, us, ply, 30);
+      EXPECT_GT(budget.soft_ms, 0);
+      EXPECT_LE(budget.soft_ms, budget.hard_ms);
+      EXPECT_LE(budget.hard_ms, std::max<std::int64_t>(1, clock - 30)) << clock << " " << ply;
+      EXPECT_LE(budget.hard_ms, std::max<std::int64_t>(1, clock / 3));
+    }
+  }
+}
+
+TEST(TimeManagementTest, PlansToUseMostOfTheCourseClockOverTheGame) {
+  // Simulate 20 moves under 900 s when each move takes exactly its soft budget.
+  std::int64_t clock = 900000;
+  std::int64_t largest = 0;
+  for (int ply = 0; ply < kTotalPlies; ply += 2) {
+    SearchLimits limits;
+    limits.time_ms[0] = limits.time_ms[1] = clock;
+    const TimeBudget budget = PlanTime(limits, Player::kFirst, ply, 30);
+    largest = std::max(largest, budget.soft_ms);
+    clock -= budget.soft_ms + 30;
+  }
+  EXPECT_GE(clock, 0);
+  EXPECT_LT(clock, 900000 / 10) << "more than 90% of the clock is used";
+  EXPECT_LT(largest, 900000 / 8) << "no single move gets an eighth of the clock";
+}
+
+TEST(EvaluateTest, IsAntisymmetricAtTheEndAndSymmetricUnderTransforms) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const std::vector<Position> game = testing::RandomGame(seed);
+    for (const Position& position : game) {
+      if (position.IsGameOver()) {
+        EXPECT_EQ(FinalValue(position),
+                  100 * (position.Score(position.SideToMove()) -
+                         position.Score(Opponent(position.SideToMove()))));
+        continue;
+      }
+      const int value = Evaluate(position);
+      for (int s = 0; s < kNumBoardSymmetries; ++s) {
+        EXPECT_EQ(Evaluate(TransformPosition(position, s, static_cast<int>(seed % 24))), value);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace divercite
