@@ -28,6 +28,13 @@ inline constexpr int kCityInHand = 15;
 // --- Search ---------------------------------------------------------------------------------
 // Aspiration window half-width at the first try, widened x4 on each failure.
 inline constexpr int kAspirationWindow = 60;
+// The solver takes over once the end of the game is this many plies beyond the next
+// iteration's depth (the evaluation's iterations only order moves for it).
+inline constexpr int kSolverReach = 6;
+// While solving, moves are ordered by the evaluation after them from this depth up.
+inline constexpr int kEvalOrderingMinDepth = 5;
+// While solving, children are looked up in the table before searching from this depth up.
+inline constexpr int kEtcMinDepth = 4;
 // Late move reductions: no reduction for the first moves or at shallow depth.
 inline constexpr int kLmrMinDepth = 3;
 inline constexpr int kLmrFirstReducedMove = 4;

@@ -1,6 +1,7 @@
 #include "search/evaluate.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "search/eval_weights.h"
 
@@ -65,6 +66,43 @@ EvalTerms EvaluateTerms(const Position& position) {
   }
   terms.cities_in_hand = cities_held * w::kCityInHand;
   return terms;
+}
+
+MarginBounds FinalMarginBounds(const Position& position) {
+  const Player us = position.SideToMove();
+  const Bitboard occupied = position.Occupied();
+  int low[kNumPlayers] = {0, 0};
+  int high[kNumPlayers] = {0, 0};
+  for (Bitboard cities = occupied & kCityCells; cities;) {
+    const int city = PopLowestCell(cities);
+    const Bitboard around = Neighbours(city);
+    const int owner = Index(position.OwnerAt(city));
+    const int own = PopCount(position.PiecesOf(position.ColourAt(city)) & around);
+    const Bitboard filled = occupied & around;
+    if (filled == around) {
+      const int value = position.CityValue(city, position.ColourAt(city));
+      low[owner] += value;
+      high[owner] += value;
+      continue;
+    }
+    unsigned present = 0;
+    for (int c = 0; c < kNumColours; ++c) {
+      if (position.PiecesOf(static_cast<Colour>(c)) & around) present |= 1u << c;
+    }
+    const bool divercite_possible = std::popcount(present) == PopCount(filled);
+    low[owner] += own;
+    high[owner] += divercite_possible ? kDivercitePoints : own + PopCount(around & ~filled);
+  }
+  for (int p = 0; p < kNumPlayers; ++p) {
+    for (int c = 0; c < kNumColours; ++c) {
+      high[p] += kDivercitePoints *
+                 position.PiecesLeft(static_cast<Player>(p), Kind::kCity, static_cast<Colour>(c));
+    }
+  }
+  constexpr int kTieBreakPoints = 2;
+  const int me = Index(us), them = 1 - me;
+  return {weights::kPoint * (low[me] - high[them] - kTieBreakPoints),
+          weights::kPoint * (high[me] - low[them] + kTieBreakPoints)};
 }
 
 }  // namespace divercite

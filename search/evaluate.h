@@ -26,6 +26,16 @@ struct EvalTerms {
 EvalTerms EvaluateTerms(const Position& position);
 inline int Evaluate(const Position& position) { return EvaluateTerms(position).Total(); }
 
+// What the final margin can still become, in centipoints from the side to move's view, with
+// any play: settled cities keep their value, an open city ends between its own-colour count
+// now and 5 (divercité still possible) or that count plus its empty neighbours, a city in
+// hand is worth 0 to 5, and the tie-break moves a level margin by at most 2 points.
+struct MarginBounds {
+  int lower;
+  int upper;
+};
+MarginBounds FinalMarginBounds(const Position& position);
+
 // The exact value of a finished game: 100 x final margin, side to move's view.
 inline int FinalValue(const Position& position) {
   const Player us = position.SideToMove();

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "search/evaluate.h"
+
 namespace divercite {
 namespace {
 
@@ -104,6 +106,15 @@ MoveOrderer::MoveOrderer(const Position& position, const MoveList& moves, Move t
       scores_[i] = points * kPointScore + history.Score(us, move);
       quiet_[i] = true;
     }
+  }
+}
+
+void MoveOrderer::PreferEvaluation(const Position& position) {
+  for (int i = 0; i < moves_.size(); ++i) {
+    if (scores_[i] == kTTMoveScore) continue;
+    Position child = position;
+    child.Play(moves_[i]);
+    scores_[i] = -(child.IsGameOver() ? FinalValue(child) : Evaluate(child));
   }
 }
 

@@ -39,6 +39,10 @@ class MoveOrderer {
   MoveOrderer(const Position& position, const MoveList& moves, Move tt_move,
               const MoveHistory& history, int ply);
 
+  // Orders the moves that are not the TT move by the static evaluation after them (a
+  // one-ply look that sees threats, not just points), the best for us first.
+  void PreferEvaluation(const Position& position);
+
   // At the root: after the first iteration, order by the last iteration's values.
   // `root_values` is indexed by Move::Index(); kNoValue means not searched yet.
   static constexpr int kNoValue = -(1 << 30);

@@ -76,6 +76,9 @@ class Worker {
     return shared_.stop.load(std::memory_order_relaxed);
   }
   void CheckLimits();
+  int SolveRoot(const SymmetricKeys& keys, int guess, Move& best);
+  int SolveLastMove(const Position& position, int beta);
+  std::vector<Move> PrincipalVariation(Move first);
   void CountNode() {
     nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
@@ -118,7 +121,16 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
 
   // Step 2. When the remaining plies fit the depth, solve to the end, exactly.
   const bool solving = depth >= position.PliesLeft();
-  if (solving) depth = position.PliesLeft();
+  if (solving) {
+    depth = position.PliesLeft();
+    // Step 2a. The last move of the game: the best final margin, nothing to order or store.
+    if (depth == 1 && ply > 0) return SolveLastMove(position, beta);
+    // Step 2b. What the margin can still become: no need to search past a window it can
+    // never reach.
+    const MarginBounds bounds = FinalMarginBounds(position);
+    if (bounds.upper <= alpha) return bounds.upper;
+    if (bounds.lower >= beta) return bounds.lower;
+  }
 
   // Step 3. The horizon: the static evaluation.
   if (depth <= 0) return Evaluate(position);
@@ -145,17 +157,37 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   MoveList moves = ply == 0 ? shared_.root_moves : LegalMoves(position);
   MoveOrderer orderer(position, moves, tt_move, history_, ply);
   if (ply == 0) orderer.PreferRootOrder(root_scores_);
+  if (ply > 0 && solving && depth >= weights::kEvalOrderingMinDepth) {
+    orderer.PreferEvaluation(position);
+  }
+
+  const Player us = position.SideToMove();
+  // Step 5a. Enhanced transposition cutoff: while solving, a child already proven good
+  // enough in the table ends the node before anything is searched.
+  if (solving && !pv_node && depth >= weights::kEtcMinDepth) {
+    for (const Move move : moves) {
+      SymmetricKeys child_keys = keys;
+      child_keys.Play(move, us);
+      TTEntry child_entry;
+      if (shared_.tt.Probe(child_keys.Canonical().key, child_entry) &&
+          child_entry.depth >= depth - 1 &&
+          (child_entry.bound == Bound::kUpper || child_entry.bound == Bound::kExact) &&
+          -child_entry.value >= beta) {
+        return -child_entry.value;
+      }
+    }
+  }
 
   const int original_alpha = alpha;
-  const Player us = position.SideToMove();
   int best_value = -kInfiniteValue;
   Move best_move;
   int searched = 0;
   for (Move move; orderer.Next(move); ++searched) {
-    Position child = position;
-    child.Play(move);
     SymmetricKeys child_keys = keys;
     child_keys.Play(move, us);
+    shared_.tt.Prefetch(child_keys.Canonical().key);
+    Position child = position;
+    child.Play(move);
 
     // Step 6. Principal variation search with late move reductions. The first move gets the
     // full window; the others a null window, reduced when late and quiet, re-searched at
@@ -210,6 +242,46 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   return best_value;
 }
 
+// The value of a position with one move left: the best final margin over the moves (fail
+// soft: stops at the first that reaches beta).
+int Worker::SolveLastMove(const Position& position, int beta) {
+  int best = -kInfiniteValue;
+  MoveList moves;
+  GenerateMoves(position, moves);
+  for (const Move move : moves) {
+    Position child = position;
+    child.Play(move);
+    CountNode();
+    // The side to move now is the opponent of the player who moved.
+    best = std::max(best, -FinalValue(child));
+    if (best >= beta) break;
+  }
+  return best;
+}
+
+// Solves the root exactly with null-window searches (MTD(f)): exact values are whole points
+// (multiples of 100), so each test "value >= beta" halves nothing but moves the bound by at
+// least a point, starting from the guess of the last iteration. Returns the exact value, or
+// a meaningless value if stopped; `best` gets the move that achieves it.
+int Worker::SolveRoot(const SymmetricKeys& keys, int guess, Move& best) {
+  const Position& root = shared_.root;
+  const int depth = root.PliesLeft();
+  int lower = -kInfiniteValue, upper = kInfiniteValue;
+  int value = 100 * ((guess + (guess >= 0 ? 50 : -50)) / 100);
+  while (lower < upper) {
+    const int beta = value == lower ? value + 100 : value;
+    value = Search(root, keys, beta - 1, beta, depth, 0, false);
+    if (shared_.stop.load(std::memory_order_relaxed)) return value;
+    if (value >= beta) {
+      lower = value;
+      best = pv_[0][0];
+    } else {
+      upper = value;
+    }
+  }
+  return value;
+}
+
 void Worker::Run(const SearchCallbacks* callbacks) {
   const Position& root = shared_.root;
   const SymmetricKeys keys = SymmetricKeys::Of(root);
@@ -222,52 +294,66 @@ void Worker::Run(const SearchCallbacks* callbacks) {
   // Helpers start one ply deeper on odd indices, so threads spread over depths.
   for (int depth = 1 + (index_ % 2); depth <= max_depth; ++depth) {
     seldepth_ = 0;
-    int window = weights::kAspirationWindow;
-    int alpha = -kInfiniteValue, beta = kInfiniteValue;
-    if (depth >= 4) {
-      alpha = std::max(previous_score - window, -kInfiniteValue);
-      beta = std::min(previous_score + window, kInfiniteValue);
-    }
     int score = 0;
-    // Step 0. Aspiration: a narrow window around the last score, widened on failure.
-    while (true) {
-      score = Search(root, keys, alpha, beta, depth, 0, true);
-      if (shared_.stop.load(std::memory_order_relaxed)) break;
-      Bound bound = Bound::kExact;
-      if (score <= alpha) {
-        bound = Bound::kUpper;
-        alpha = std::max(score - window, -kInfiniteValue);
-      } else if (score >= beta) {
-        bound = Bound::kLower;
-        beta = std::min(score + window, kInfiniteValue);
-      } else {
-        break;
+    Move solved_move;
+    if (depth == plies_left) {
+      score = SolveRoot(keys, previous_score, solved_move);
+    } else {
+      // Step 0. Aspiration: a narrow window around the last score, widened on failure.
+      int window = weights::kAspirationWindow;
+      int alpha = -kInfiniteValue, beta = kInfiniteValue;
+      if (depth >= 4) {
+        alpha = std::max(previous_score - window, -kInfiniteValue);
+        beta = std::min(previous_score + window, kInfiniteValue);
       }
-      window *= 4;
-      if (index_ == 0 && callbacks && callbacks->on_iteration && shared_.Elapsed() > 1000) {
-        IterationInfo info;
-        info.depth = depth;
-        info.seldepth = seldepth_;
-        info.score = score;
-        info.bound = bound;
-        info.nodes = nodes_of_all_ ? nodes_of_all_() : nodes();
-        info.time_ms = shared_.Elapsed();
-        info.hashfull = shared_.tt.HashFull();
-        info.pv = {pv_[0][0]};
-        callbacks->on_iteration(info);
+      while (true) {
+        score = Search(root, keys, alpha, beta, depth, 0, true);
+        if (shared_.stop.load(std::memory_order_relaxed)) break;
+        Bound bound = Bound::kExact;
+        if (score <= alpha) {
+          bound = Bound::kUpper;
+          alpha = std::max(score - window, -kInfiniteValue);
+        } else if (score >= beta) {
+          bound = Bound::kLower;
+          beta = std::min(score + window, kInfiniteValue);
+        } else {
+          break;
+        }
+        window *= 4;
+        if (index_ == 0 && callbacks && callbacks->on_iteration && shared_.Elapsed() > 1000) {
+          IterationInfo info;
+          info.depth = depth;
+          info.seldepth = seldepth_;
+          info.score = score;
+          info.bound = bound;
+          info.nodes = nodes_of_all_ ? nodes_of_all_() : nodes();
+          info.time_ms = shared_.Elapsed();
+          info.hashfull = shared_.tt.HashFull();
+          info.pv = {pv_[0][0]};
+          callbacks->on_iteration(info);
+        }
       }
     }
     if (shared_.stop.load(std::memory_order_relaxed)) break;
 
     // A finished iteration: its best move and line are the result so far.
-    const Move best = pv_[0][0];
+    const Move best = depth == plies_left ? solved_move : pv_[0][0];
     stable_iterations = best == result_.best_move ? stable_iterations + 1 : 0;
     result_.best_move = best;
     result_.score = score;
     result_.depth = depth;
     result_.exact = depth >= plies_left;
-    result_.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
-    if (index_ != 0) continue;
+    if (depth == plies_left) {
+      result_.pv = PrincipalVariation(best);
+    } else {
+      result_.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
+    }
+    if (index_ != 0) {
+      if (depth + 1 < plies_left && depth + 1 + weights::kSolverReach >= plies_left) {
+        depth = plies_left - 1;  // jump to the solve, as the main worker does
+      }
+      continue;
+    }
 
     result_.nodes = nodes_of_all_ ? nodes_of_all_() : nodes();
     result_.time_ms = shared_.Elapsed();
@@ -292,7 +378,29 @@ void Worker::Run(const SearchCallbacks* callbacks) {
       if (shared_.Elapsed() >= shared_.budget.soft_ms * factor) break;
     }
     previous_score = score;
+    // Once the end is within reach, the evaluation's iterations teach little: solve.
+    if (depth + 1 < plies_left && depth + 1 + weights::kSolverReach >= plies_left &&
+        max_depth == plies_left) {
+      depth = plies_left - 1;
+    }
   }
+}
+
+// The line from the root along the table's moves, starting with `first`.
+std::vector<Move> Worker::PrincipalVariation(Move first) {
+  std::vector<Move> line;
+  Position position = shared_.root;
+  SymmetricKeys keys = SymmetricKeys::Of(position);
+  for (Move move = first; !move.IsNone() && position.IsLegal(move);) {
+    line.push_back(move);
+    keys.Play(move, position.SideToMove());
+    position.Play(move);
+    const CanonicalKey canonical = keys.Canonical();
+    TTEntry entry;
+    if (!shared_.tt.Probe(canonical.key, entry)) break;
+    move = TransformMove(entry.move, InverseBoardSymmetry(canonical.symmetry));
+  }
+  return line;
 }
 
 Searcher::Searcher(std::size_t hash_megabytes) { tt_.Resize(hash_megabytes); }

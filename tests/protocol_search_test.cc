@@ -23,6 +23,9 @@ class EngineSession : public ::testing::Test {
     ASSERT_TRUE(process.ok()) << process.status();
     engine_ = std::move(*process);
     Send("setoption name Hash value 4");
+    // Timings below start once the engine has started up (slow under sanitizers).
+    Send("isready");
+    ReadUntil("readyok");
   }
 
   void Send(const std::string& line) { ASSERT_TRUE(engine_->WriteLine(line).ok()); }

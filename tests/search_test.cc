@@ -55,6 +55,19 @@ TEST(SearchTest, SolverEqualsBruteForceAndItsMoveAchievesIt) {
   }
 }
 
+TEST(SearchTest, FinalMarginBoundsHoldTheSolvedValue) {
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    const int plies = 33 + static_cast<int>(seed % 7);
+    for (const Position& position : testing::RandomGame(seed, plies)) {
+      if (position.PliesLeft() > 7) continue;
+      const int value = 100 * BruteForceMargin(position);
+      const MarginBounds bounds = FinalMarginBounds(position);
+      ASSERT_LE(bounds.lower, value) << "seed " << seed << " ply " << position.Ply();
+      ASSERT_GE(bounds.upper, value) << "seed " << seed << " ply " << position.Ply();
+    }
+  }
+}
+
 TEST(SearchTest, DepthAtLeastThePliesLeftIsExactFromEightPliesLeft) {
   for (std::uint64_t seed = 100; seed < 106; ++seed) {
     const Position position = testing::RandomGame(seed, 32).back();
