@@ -372,7 +372,8 @@ void Worker::Run(const SearchCallbacks* callbacks) {
     // Step 9. Time: stop when an exact result is in, or when the budget, scaled by how
     // settled the best move and the score are, is spent.
     if (result_.exact) break;
-    if (shared_.budget.soft_ms > 0) {
+    // A fixed move time (soft == hard) is used in full; only a clock's budget flexes.
+    if (shared_.budget.soft_ms > 0 && shared_.budget.soft_ms < shared_.budget.hard_ms) {
       const double factor = TimeFactors::BestMoveStability(stable_iterations) *
                             TimeFactors::ScoreDrop(previous_score, score);
       if (shared_.Elapsed() >= shared_.budget.soft_ms * factor) break;

@@ -3,6 +3,17 @@
 // Keys are symmetry-reduced (see canonical_key.h): positions equal up to a board symmetry
 // share one entry. Stored moves are in the canonical frame; the prober maps them back.
 //
+// What it buys, measured (go depth 8, Hash 64, one thread, bench 7/8 = the bench positions):
+//                          symmetry-reduced     plain Zobrist key
+//   start position          3,925,410 nodes      3,411,503 nodes (1,284 vs 1,112 ms)
+//   mid-game, ply 10        5,789,973            5,789,973
+//   mid-game, ply 20        1,519,959            1,519,961
+//   bench 7 / bench 8       7,099,501 / 25.06 M  7,879,826 / 24.60 M
+// Symmetric positions stop arising a few plies into the game, so it changes little; at the
+// root, the symmetric moves are already searched once (DistinctMoves). The 24 colour
+// permutations would pay even less (colours lose their symmetry with the first resource)
+// and cost 24 times the keys, so they are not used.
+//
 // An entry is one 64-bit word, read and written atomically (relaxed), so threads never see a
 // torn entry and the table is free of data races:
 //
