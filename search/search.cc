@@ -78,6 +78,7 @@ class Worker {
   void CheckLimits();
   int SolveRoot(const SymmetricKeys& keys, int guess, Move& best);
   int SolveLastMove(const Position& position, int beta);
+  int FrontierSearch(const Position& position, int beta);
   std::vector<Move> PrincipalVariation(Move first);
   void CountNode() {
     nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
@@ -135,6 +136,8 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   // Step 3. The horizon: the static evaluation.
   if (depth <= 0) return Evaluate(position);
   if (Stopped()) return 0;
+
+  if (depth == 1 && !solving && !pv_node) return FrontierSearch(position, beta);
 
   // Step 4. Transposition table. Entries with depth >= plies left are exact solves, valid at
   // any depth; the move is stored in the canonical frame.
@@ -240,6 +243,27 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   shared_.tt.Store(canonical.key, TransformMove(best_move, canonical.symmetry), depth,
                    best_value, bound);
   return best_value;
+}
+
+// A null-window node one ply above the horizon: the best evaluation after one move, stopping
+// at the first that reaches beta. Moves that gain points now are tried first.
+int Worker::FrontierSearch(const Position& position, int beta) {
+  int best = -kInfiniteValue;
+  MoveList moves;
+  GenerateMoves(position, moves);
+  // Only a move next to a piece can score or spoil: those first, then the others.
+  const Bitboard occupied = position.Occupied();
+  for (const bool touching : {true, false}) {
+    for (const Move move : moves) {
+      if (((Neighbours(move.cell()) & occupied) != 0) != touching) continue;
+      Position child = position;
+      child.Play(move);
+      CountNode();
+      best = std::max(best, child.IsGameOver() ? -FinalValue(child) : -Evaluate(child));
+      if (best >= beta) return best;
+    }
+  }
+  return best;
 }
 
 // The value of a position with one move left: the best final margin over the moves (fail
