@@ -101,6 +101,7 @@ bool Protocol::HandleLine(absl::string_view line) {
     if (RefuseWhileSearching(command)) return true;
     position_ = Position::Start();
     searcher_.NewGame();
+    ResetAgent();
   } else if (command == "setoption") {
     if (RefuseWhileSearching(command)) return true;
     SetOption(args);
@@ -132,6 +133,9 @@ void Protocol::Identify(absl::string_view dialect) {
     Send(absl::StrFormat("option name %s type spin default %d min %d max %d", option.name,
                          option.default_value, option.min, option.max));
   }
+  std::string agents = "option name Agent type combo default engine var engine";
+  for (const absl::string_view name : AgentNames()) absl::StrAppend(&agents, " var ", name);
+  Send(agents);
   Send(absl::StrCat(dialect, "ok"));
 }
 
@@ -142,7 +146,14 @@ bool Protocol::Searching() const {
 
 void Protocol::StopSearch() {
   std::lock_guard<std::mutex> lock(search_mutex_);
-  if (search_running_) searcher_.Stop();
+  if (search_running_) {
+    searcher_.Stop();
+    agent_stop_ = true;
+  }
+}
+
+void Protocol::ResetAgent() {
+  agent_ = agent_name_ == "engine" ? nullptr : MakeAgent(agent_name_, seed_);
 }
 
 bool Protocol::RefuseWhileSearching(absl::string_view command) {
@@ -155,6 +166,16 @@ bool Protocol::RefuseWhileSearching(absl::string_view command) {
 void Protocol::SetOption(const Arguments& args) {
   if (args.size() != 4 || args[0] != "name" || args[2] != "value") {
     return SendError("setoption: expected 'setoption name <name> value <value>'");
+  }
+  if (absl::EqualsIgnoreCase(args[1], "Agent")) {
+    const auto& names = AgentNames();
+    if (args[3] != "engine" && std::find(names.begin(), names.end(), args[3]) == names.end()) {
+      return SendError(absl::StrCat("setoption: no agent named '", args[3], "' (engine, ",
+                                    absl::StrJoin(names, ", "), ")"));
+    }
+    agent_name_ = std::string(args[3]);
+    ResetAgent();
+    return;
   }
   const SpinOption* option = nullptr;
   for (const SpinOption& candidate : kSpinOptions) {
@@ -181,6 +202,7 @@ void Protocol::SetOption(const Arguments& args) {
     options.move_overhead_ms = value;
   } else if (option->name == kSeedOption.name) {
     seed_ = static_cast<std::uint64_t>(value);
+    ResetAgent();
   }
   searcher_.SetOptions(options);
 }
@@ -263,6 +285,28 @@ void Protocol::Go(const Arguments& args) {
     search_running_ = true;
   }
   const Position root = position_;
+  if (agent_) {
+    agent_stop_ = false;
+    search_thread_ = std::thread([this, root, limits] {
+      AgentLimits agent_limits;
+      agent_limits.movetime_ms = limits.movetime_ms;
+      agent_limits.stop = &agent_stop_;
+      const auto start = std::chrono::steady_clock::now();
+      const Move move = agent_->ChooseMove(root, agent_limits);
+      const std::int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  std::chrono::steady_clock::now() - start)
+                                  .count();
+      Send(absl::StrFormat("info string agent %s nodes %d time %d", agent_name_,
+                           agent_->nodes(), ms));
+      {
+        std::lock_guard<std::mutex> lock(search_mutex_);
+        search_running_ = false;
+        agent_stop_ = false;
+      }
+      Send(absl::StrCat("bestmove ", MoveToString(move)));
+    });
+    return;
+  }
   search_thread_ = std::thread([this, root, limits] {
     SearchCallbacks callbacks;
     callbacks.on_iteration = [this](const IterationInfo& info) { SendInfo(info); };

@@ -21,6 +21,7 @@
 
 #include "absl/strings/string_view.h"
 #include "engine/position.h"
+#include "search/agents/agent.h"
 #include "search/search.h"
 
 namespace divercite {
@@ -77,6 +78,12 @@ class Protocol {
   bool search_running_ = false;
   int hash_megabytes_ = 16;
   std::uint64_t seed_ = 0;
+  // `engine` (our search) or one of the course agents; an agent is made anew (seeded) at
+  // every new game, so games replay.
+  std::string agent_name_ = "engine";
+  std::unique_ptr<Agent> agent_;
+  std::atomic<bool> agent_stop_{false};
+  void ResetAgent();
 };
 
 }  // namespace divercite
