@@ -12,18 +12,20 @@
 namespace divercite {
 namespace {
 
-constexpr std::uint64_t Pack(std::uint16_t check, Move move, int depth, int value, Bound bound,
+constexpr std::uint64_t Pack(Move move, int depth, int value, Bound bound,
                              std::uint8_t generation) {
-  return std::uint64_t{check} | (std::uint64_t{move.bits()} << 16) |
-         (std::uint64_t(static_cast<std::uint8_t>(depth)) << 24) |
-         (std::uint64_t(static_cast<std::uint16_t>(static_cast<std::int16_t>(value))) << 32) |
-         (std::uint64_t(static_cast<std::uint8_t>(bound)) << 48) |
-         (std::uint64_t{generation} << 50);
+  return std::uint64_t{move.bits()} | (std::uint64_t(static_cast<std::uint8_t>(depth)) << 8) |
+         (std::uint64_t(static_cast<std::uint16_t>(static_cast<std::int16_t>(value))) << 16) |
+         (std::uint64_t(static_cast<std::uint8_t>(bound)) << 32) |
+         (std::uint64_t{generation} << 34);
 }
-constexpr std::uint16_t CheckOf(std::uint64_t word) { return word & 0xFFFF; }
-constexpr int DepthOf(std::uint64_t word) { return (word >> 24) & 0xFF; }
-constexpr Bound BoundOf(std::uint64_t word) { return static_cast<Bound>((word >> 48) & 3); }
-constexpr std::uint8_t GenerationOf(std::uint64_t word) { return (word >> 50) & 63; }
+constexpr Move MoveOf(std::uint64_t data) { return Move::FromBits(data & 0xFF); }
+constexpr int DepthOf(std::uint64_t data) { return (data >> 8) & 0xFF; }
+constexpr int ValueOf(std::uint64_t data) {
+  return static_cast<std::int16_t>((data >> 16) & 0xFFFF);
+}
+constexpr Bound BoundOf(std::uint64_t data) { return static_cast<Bound>((data >> 32) & 3); }
+constexpr std::uint8_t GenerationOf(std::uint64_t data) { return (data >> 34) & 63; }
 
 void* AllocateTable(std::size_t bytes) {
 #ifdef DIVERCITE_HAVE_MIMALLOC
@@ -66,14 +68,14 @@ void TranspositionTable::Clear() {
 }
 
 bool TranspositionTable::Probe(std::uint64_t key, TTEntry& entry) const {
-  const std::uint16_t check = key >> 48;
-  for (const auto& slot : ClusterFor(key).entries) {
-    const std::uint64_t word = slot.load(std::memory_order_relaxed);
-    if (BoundOf(word) == Bound::kNone || CheckOf(word) != check) continue;
-    entry.move = Move::FromBits((word >> 16) & 0xFF);
-    entry.depth = DepthOf(word);
-    entry.value = static_cast<std::int16_t>((word >> 32) & 0xFFFF);
-    entry.bound = BoundOf(word);
+  for (const Entry& slot : ClusterFor(key).entries) {
+    const std::uint64_t data = slot.data.load(std::memory_order_relaxed);
+    const std::uint64_t check = slot.check.load(std::memory_order_relaxed);
+    if ((check ^ data) != key || BoundOf(data) == Bound::kNone) continue;
+    entry.move = MoveOf(data);
+    entry.depth = DepthOf(data);
+    entry.value = ValueOf(data);
+    entry.bound = BoundOf(data);
     return true;
   }
   return false;
@@ -83,38 +85,37 @@ bool TranspositionTable::Probe(std::uint64_t key, TTEntry& entry) const {
 // least: shallow and from an old search.
 void TranspositionTable::Store(std::uint64_t key, Move move, int depth, int value,
                                Bound bound) {
-  const std::uint16_t check = key >> 48;
   Cluster& cluster = ClusterFor(key);
-  std::atomic<std::uint64_t>* target = &cluster.entries[0];
+  Entry* target = &cluster.entries[0];
   int worst = 1 << 30;
-  for (auto& slot : cluster.entries) {
-    const std::uint64_t word = slot.load(std::memory_order_relaxed);
-    if (BoundOf(word) == Bound::kNone || CheckOf(word) == check) {
+  for (Entry& slot : cluster.entries) {
+    const std::uint64_t data = slot.data.load(std::memory_order_relaxed);
+    const bool same = (slot.check.load(std::memory_order_relaxed) ^ data) == key;
+    if (BoundOf(data) == Bound::kNone || same) {
       // Keep the old move when the new result has none (a fail-low node).
-      if (move.IsNone() && CheckOf(word) == check && BoundOf(word) != Bound::kNone) {
-        move = Move::FromBits((word >> 16) & 0xFF);
-      }
+      if (move.IsNone() && same && BoundOf(data) != Bound::kNone) move = MoveOf(data);
       target = &slot;
       break;
     }
-    const int age = (generation_ - GenerationOf(word)) & 63;
-    const int worth = DepthOf(word) - 4 * age;
+    const int age = (generation_ - GenerationOf(data)) & 63;
+    const int worth = DepthOf(data) - 4 * age;
     if (worth < worst) {
       worst = worth;
       target = &slot;
     }
   }
-  target->store(Pack(check, move, std::clamp(depth, 0, 255), value, bound, generation_),
-                std::memory_order_relaxed);
+  const std::uint64_t data = Pack(move, std::clamp(depth, 0, 255), value, bound, generation_);
+  target->data.store(data, std::memory_order_relaxed);
+  target->check.store(key ^ data, std::memory_order_relaxed);
 }
 
 int TranspositionTable::HashFull() const {
   const std::size_t sample = std::min<std::size_t>(1000, cluster_count_);
   int used = 0;
   for (std::size_t i = 0; i < sample; ++i) {
-    for (const auto& slot : clusters_[i].entries) {
-      const std::uint64_t word = slot.load(std::memory_order_relaxed);
-      used += BoundOf(word) != Bound::kNone && GenerationOf(word) == generation_;
+    for (const Entry& slot : clusters_[i].entries) {
+      const std::uint64_t data = slot.data.load(std::memory_order_relaxed);
+      used += BoundOf(data) != Bound::kNone && GenerationOf(data) == generation_;
     }
   }
   return static_cast<int>(used * 1000 / (sample * kEntriesPerCluster));

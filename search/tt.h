@@ -14,18 +14,21 @@
 // permutations would pay even less (colours lose their symmetry with the first resource)
 // and cost 24 times the keys, so they are not used.
 //
-// An entry is one 64-bit word, read and written atomically (relaxed), so threads never see a
-// torn entry and the table is free of data races:
+// An entry is two 64-bit words, each read and written atomically (relaxed), so the table is
+// free of data races. The first holds the full key XOR the second (Hyatt's lockless
+// hashing): an entry torn by two threads writing at once no longer verifies and reads as a
+// miss, and positions never share an entry by a partial key match, which an exact solver
+// cannot afford (a 16-bit check passed thousands of foreign entries per large solve).
 //
-//   bits  0-15  key check     (upper 16 bits of the key; the index uses the lower bits)
-//   bits 16-23  move          (Move::bits(), 0xFF = none)
-//   bits 24-31  depth         (plies; >= plies left means an exact solve to the end)
-//   bits 32-47  value         (int16, centipoints, side to move's view)
-//   bits 48-49  bound         (none, upper, lower, exact)
-//   bits 50-55  generation    (search counter, modulo 64, for aging)
-//   bits 56-63  unused
+//   word 0      key ^ word 1
+//   word 1 bits  0- 7  move          (Move::bits(), 0xFF = none)
+//          bits  8-15  depth         (plies; >= plies left means an exact solve to the end)
+//          bits 16-31  value         (int16, centipoints, side to move's view)
+//          bits 32-33  bound         (none, upper, lower, exact)
+//          bits 34-39  generation    (search counter, modulo 64, for aging)
+//          bits 40-63  unused
 //
-// A cluster is 4 entries = 32 bytes, two clusters to a cache line.
+// A cluster is 4 entries = 64 bytes, one cache line.
 #ifndef DIVERCITE_SEARCH_TT_H_
 #define DIVERCITE_SEARCH_TT_H_
 
@@ -49,10 +52,14 @@ struct TTEntry {
 class TranspositionTable {
  public:
   static constexpr int kEntriesPerCluster = 4;
-  struct Cluster {
-    std::atomic<std::uint64_t> entries[kEntriesPerCluster];
+  struct Entry {
+    std::atomic<std::uint64_t> check;  // key ^ data
+    std::atomic<std::uint64_t> data;
   };
-  static_assert(sizeof(Cluster) == 32, "a cluster is half a cache line");
+  struct alignas(64) Cluster {
+    Entry entries[kEntriesPerCluster];
+  };
+  static_assert(sizeof(Cluster) == 64, "a cluster is one cache line");
 
   TranspositionTable() = default;
   ~TranspositionTable();
@@ -78,7 +85,7 @@ class TranspositionTable {
 
  private:
   Cluster& ClusterFor(std::uint64_t key) const {
-    return clusters_[(key >> 16) & (cluster_count_ - 1)];
+    return clusters_[key & (cluster_count_ - 1)];
   }
 
   Cluster* clusters_ = nullptr;
