@@ -8,22 +8,50 @@ namespace divercite::weights {
 // --- Evaluation -----------------------------------------------------------------------------
 // A point on the board is a point of the final margin.
 inline constexpr int kPoint = 100;
-// A city with three neighbours of three colours: the fourth colour makes a divercité.
-// Per point it would gain, when the city's owner is to move and holds that colour...
-inline constexpr int kOpenThreeOwnerToMove = 80;
-// ...when the owner waits (the side to move may spoil it, one city per move)...
-inline constexpr int kOpenThreeOwnerWaiting = 30;
-// ...and for each further open three of the same owner (one spoil per move is not enough).
-inline constexpr int kOpenThreeExtraThreat = 25;
-// A city with two neighbours of two colours and two empty: still on the way to a divercité.
-inline constexpr int kOpenTwo = 60;
-// A city with one or no neighbour yet: little is settled.
-inline constexpr int kOpenOne = 25;
-// Each empty neighbour of a city that can no longer be a divercité: an own-colour resource may
-// still come (+1 point).
-inline constexpr int kOwnColourSlot = 25;
-// Each city held in hand beyond the opponent's: a late city picks its spot on a known board.
-inline constexpr int kCityInHand = 15;
+
+}  // namespace divercite::weights
+
+namespace divercite {
+
+// The evaluation's weights. The defaults are the tuned values; each can be changed at run
+// time as a UCI option (kEvalWeightOptions), so that variants are compared in matches.
+struct EvalWeights {
+  // A city with three neighbours of three colours: the fourth colour makes a divercité.
+  // Per point it would gain, when the city's owner is to move and holds that colour...
+  int open_three_owner_to_move = 80;
+  // ...when the owner waits (the side to move may spoil it, one city per move)...
+  int open_three_owner_waiting = 30;
+  // ...and for each further open three of the same owner (one spoil per move is not enough).
+  int open_three_extra_threat = 25;
+  // A city with two neighbours of two colours and two empty: still on the way to a divercité.
+  int open_two = 60;
+  // A city with one or no neighbour yet: little is settled.
+  int open_one = 25;
+  // Each empty neighbour of a city that can no longer be a divercité: an own-colour resource
+  // may still come (+1 point).
+  int own_colour_slot = 25;
+  // Each city held in hand beyond the opponent's: a late city picks its spot on a known board.
+  int city_in_hand = 15;
+};
+
+struct EvalWeightOption {
+  const char* name;
+  int EvalWeights::*weight;
+  int min, max;
+};
+inline constexpr EvalWeightOption kEvalWeightOptions[] = {
+    {"EvalOpenThreeToMove", &EvalWeights::open_three_owner_to_move, -1000, 1000},
+    {"EvalOpenThreeWaiting", &EvalWeights::open_three_owner_waiting, -1000, 1000},
+    {"EvalOpenThreeExtra", &EvalWeights::open_three_extra_threat, -1000, 1000},
+    {"EvalOpenTwo", &EvalWeights::open_two, -1000, 1000},
+    {"EvalOpenOne", &EvalWeights::open_one, -1000, 1000},
+    {"EvalOwnColourSlot", &EvalWeights::own_colour_slot, -1000, 1000},
+    {"EvalCityInHand", &EvalWeights::city_in_hand, -1000, 1000},
+};
+
+}  // namespace divercite
+
+namespace divercite::weights {
 
 // --- Search ---------------------------------------------------------------------------------
 // Aspiration window half-width at the first try, widened x4 on each failure.

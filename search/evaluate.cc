@@ -7,12 +7,11 @@
 
 namespace divercite {
 
-EvalTerms EvaluateTerms(const Position& position) {
-  namespace w = weights;
+EvalTerms EvaluateTerms(const Position& position, const EvalWeights& w) {
   EvalTerms terms;
   const Player us = position.SideToMove();
   const Player them = Opponent(us);
-  terms.score_difference = w::kPoint * (position.Score(us) - position.Score(them));
+  terms.score_difference = weights::kPoint * (position.Score(us) - position.Score(them));
 
   const Bitboard occupied = position.Occupied();
   // Open threes per owner: the best gain and the number of them.
@@ -41,21 +40,21 @@ EvalTerms EvaluateTerms(const Position& position) {
           best_three[owner] = std::max(best_three[owner], gain);
           ++threes[owner];
           terms.open_three += sign * gain *
-                              (owner == Index(us) ? w::kOpenThreeOwnerToMove
-                                                  : w::kOpenThreeOwnerWaiting);
+                              (owner == Index(us) ? w.open_three_owner_to_move
+                                                  : w.open_three_owner_waiting);
         }
       } else {
-        terms.open_divercite += sign * (pieces == 2 ? w::kOpenTwo : w::kOpenOne);
+        terms.open_divercite += sign * (pieces == 2 ? w.open_two : w.open_one);
       }
     } else {
-      terms.own_colour_slots += sign * empty * w::kOwnColourSlot;
+      terms.own_colour_slots += sign * empty * w.own_colour_slot;
     }
   }
   // A player with several open threes keeps some of them: one spoil per move.
   for (int p = 0; p < kNumPlayers; ++p) {
     if (threes[p] > 1) {
       const int sign = p == Index(us) ? 1 : -1;
-      terms.open_three += sign * (threes[p] - 1) * best_three[p] * w::kOpenThreeExtraThreat;
+      terms.open_three += sign * (threes[p] - 1) * best_three[p] * w.open_three_extra_threat;
     }
   }
   int cities_held = 0;
@@ -64,7 +63,7 @@ EvalTerms EvaluateTerms(const Position& position) {
     cities_held += position.PiecesLeft(us, Kind::kCity, colour) -
                    position.PiecesLeft(them, Kind::kCity, colour);
   }
-  terms.cities_in_hand = cities_held * w::kCityInHand;
+  terms.cities_in_hand = cities_held * w.city_in_hand;
   return terms;
 }
 

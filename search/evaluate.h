@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/position.h"
+#include "search/eval_weights.h"
 
 namespace divercite {
 
@@ -23,8 +24,10 @@ struct EvalTerms {
   }
 };
 
-EvalTerms EvaluateTerms(const Position& position);
-inline int Evaluate(const Position& position) { return EvaluateTerms(position).Total(); }
+EvalTerms EvaluateTerms(const Position& position, const EvalWeights& weights = {});
+inline int Evaluate(const Position& position, const EvalWeights& weights = {}) {
+  return EvaluateTerms(position, weights).Total();
+}
 
 // What the final margin can still become, in centipoints from the side to move's view, with
 // any play: settled cities keep their value, an open city ends between its own-colour count

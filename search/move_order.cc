@@ -109,12 +109,12 @@ MoveOrderer::MoveOrderer(const Position& position, const MoveList& moves, Move t
   }
 }
 
-void MoveOrderer::PreferEvaluation(const Position& position) {
+void MoveOrderer::PreferEvaluation(const Position& position, const EvalWeights& weights) {
   for (int i = 0; i < moves_.size(); ++i) {
     if (scores_[i] == kTTMoveScore) continue;
     Position child = position;
     child.Play(moves_[i]);
-    scores_[i] = -(child.IsGameOver() ? FinalValue(child) : Evaluate(child));
+    scores_[i] = -(child.IsGameOver() ? FinalValue(child) : Evaluate(child, weights));
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "engine/move.h"
 #include "engine/position.h"
+#include "search/eval_weights.h"
 
 namespace divercite {
 
@@ -41,7 +42,7 @@ class MoveOrderer {
 
   // Orders the moves that are not the TT move by the static evaluation after them (a
   // one-ply look that sees threats, not just points), the best for us first.
-  void PreferEvaluation(const Position& position);
+  void PreferEvaluation(const Position& position, const EvalWeights& weights);
 
   // At the root: after the first iteration, order by the last iteration's values.
   // `root_values` is indexed by Move::Index(); kNoValue means not searched yet.

@@ -43,6 +43,7 @@ struct SharedSearch {
   Clock::time_point start;
   TranspositionTable& tt;
   std::atomic<bool>& stop;
+  EvalWeights eval_weights;
   std::int64_t Elapsed() const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
   }
@@ -134,7 +135,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   }
 
   // Step 3. The horizon: the static evaluation.
-  if (depth <= 0) return Evaluate(position);
+  if (depth <= 0) return Evaluate(position, shared_.eval_weights);
   if (Stopped()) return 0;
 
   if (depth == 1 && !solving && !pv_node) return FrontierSearch(position, beta);
@@ -161,7 +162,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   MoveOrderer orderer(position, moves, tt_move, history_, ply);
   if (ply == 0) orderer.PreferRootOrder(root_scores_);
   if (ply > 0 && solving && depth >= weights::kEvalOrderingMinDepth) {
-    orderer.PreferEvaluation(position);
+    orderer.PreferEvaluation(position, shared_.eval_weights);
   }
 
   const Player us = position.SideToMove();
@@ -259,7 +260,7 @@ int Worker::FrontierSearch(const Position& position, int beta) {
       Position child = position;
       child.Play(move);
       CountNode();
-      best = std::max(best, child.IsGameOver() ? -FinalValue(child) : -Evaluate(child));
+      best = std::max(best, child.IsGameOver() ? -FinalValue(child) : -Evaluate(child, shared_.eval_weights));
       if (best >= beta) return best;
     }
   }
@@ -440,7 +441,8 @@ SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
   SearchResult result;
   if (root.IsGameOver()) return result;
 
-  SharedSearch shared{root,        DistinctMoves(root), limits, {}, Clock::now(), tt_, stop_};
+  SharedSearch shared{root, DistinctMoves(root), limits,          {},
+                      Clock::now(), tt_,      stop_, options_.eval_weights};
   shared.budget = PlanTime(limits, root.SideToMove(), root.Ply(), options_.move_overhead_ms);
   tt_.NewSearch();
 

@@ -12,6 +12,7 @@
 
 #include "engine/move.h"
 #include "engine/position.h"
+#include "search/eval_weights.h"
 #include "search/timeman.h"
 #include "search/tt.h"
 
@@ -51,6 +52,7 @@ struct SearchCallbacks {
 struct SearchOptions {
   int threads = 1;
   std::int64_t move_overhead_ms = 30;
+  EvalWeights eval_weights;
 };
 
 class Searcher {

@@ -32,7 +32,7 @@ int BruteForceMargin(const Position& position) {
 
 SearchResult SearchToDepth(const Position& position, int depth, int threads = 1) {
   Searcher searcher(kTestHashMegabytes);
-  searcher.SetOptions({.threads = threads, .move_overhead_ms = 0});
+  searcher.SetOptions({.threads = threads, .move_overhead_ms = 0, .eval_weights = {}});
   SearchLimits limits;
   limits.depth = depth;
   return searcher.Search(position, limits, {});

@@ -133,6 +133,11 @@ void Protocol::Identify(absl::string_view dialect) {
     Send(absl::StrFormat("option name %s type spin default %d min %d max %d", option.name,
                          option.default_value, option.min, option.max));
   }
+  const EvalWeights defaults;
+  for (const EvalWeightOption& option : kEvalWeightOptions) {
+    Send(absl::StrFormat("option name %s type spin default %d min %d max %d", option.name,
+                         defaults.*option.weight, option.min, option.max));
+  }
   std::string agents = "option name Agent type combo default engine var engine";
   for (const absl::string_view name : AgentNames()) absl::StrAppend(&agents, " var ", name);
   Send(agents);
@@ -175,6 +180,18 @@ void Protocol::SetOption(const Arguments& args) {
     }
     agent_name_ = std::string(args[3]);
     ResetAgent();
+    return;
+  }
+  for (const EvalWeightOption& weight : kEvalWeightOptions) {
+    if (!absl::EqualsIgnoreCase(weight.name, args[1])) continue;
+    int value = 0;
+    if (!absl::SimpleAtoi(args[3], &value) || value < weight.min || value > weight.max) {
+      return SendError(absl::StrFormat("setoption: %s must be an integer from %d to %d, not '%s'",
+                                       weight.name, weight.min, weight.max, args[3]));
+    }
+    SearchOptions options = searcher_.options();
+    options.eval_weights.*weight.weight = value;
+    searcher_.SetOptions(options);
     return;
   }
   const SpinOption* option = nullptr;
@@ -416,7 +433,7 @@ void Protocol::ShowEvaluation() {
     Send(absl::StrCat("final value ", FinalValue(position_), " (side to move's view)"));
     return;
   }
-  const EvalTerms terms = EvaluateTerms(position_);
+  const EvalTerms terms = EvaluateTerms(position_, searcher_.options().eval_weights);
   Send("term              cp (side to move's view)");
   Send(absl::StrFormat("score difference  %6d", terms.score_difference));
   Send(absl::StrFormat("open threes       %6d", terms.open_three));
