@@ -73,7 +73,12 @@ class Worker {
              int depth, int ply, bool pv_node);
   bool Stopped() {
     if (shared_.stop.load(std::memory_order_relaxed)) return true;
-    if (index_ == 0 && (++check_counter_ & 1023) == 0) CheckLimits();
+    // Every 1024 nodes counted (leaves included), the main worker looks at the clock and
+    // the node limit.
+    if (index_ == 0 && nodes() >= next_check_) {
+      next_check_ = nodes() + 1024;
+      CheckLimits();
+    }
     return shared_.stop.load(std::memory_order_relaxed);
   }
   void CheckLimits();
@@ -94,7 +99,7 @@ class Worker {
   const int index_;
   std::atomic<std::uint64_t> nodes_{0};
   std::function<std::uint64_t()> nodes_of_all_;
-  std::uint32_t check_counter_ = 0;
+  std::uint64_t next_check_ = 1024;
   int seldepth_ = 0;
   MoveHistory history_;
   std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1> pv_{};
