@@ -81,6 +81,11 @@ class alignas(64) Position {
     const Bitboard around = Neighbours(cell);
     return HasAllColours(around) ? kDivercitePoints : PopCount(colour_[Index(colour)] & around);
   }
+  // The colours present on `cells`, one bit per colour (bit c for Colour c).
+  unsigned ColoursOn(Bitboard cells) const {
+    return ((colour_[0] & cells) ? 1u : 0u) | ((colour_[1] & cells) ? 2u : 0u) |
+           ((colour_[2] & cells) ? 4u : 0u) | ((colour_[3] & cells) ? 8u : 0u);
+  }
   // True when the cells of `cells` hold pieces of all four colours; for the 4 neighbours of a
   // city, that is a divercité.
   bool HasAllColours(Bitboard cells) const {

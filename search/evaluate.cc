@@ -25,10 +25,7 @@ EvalTerms EvaluateTerms(const Position& position, const EvalWeights& w) {
     const int owner = Index(position.OwnerAt(city));
     const int sign = owner == Index(us) ? 1 : -1;
     const Colour colour = position.ColourAt(city);
-    unsigned colours_present = 0;
-    for (int c = 0; c < kNumColours; ++c) {
-      colours_present |= (position.PiecesOf(static_cast<Colour>(c)) & around) ? 1u << c : 0u;
-    }
+    const unsigned colours_present = position.ColoursOn(around);
     const int pieces = PopCount(filled);
     const int empty = 4 - pieces;
     if (PopCount(colours_present) == pieces) {  // no colour twice: a divercité is possible
@@ -84,11 +81,7 @@ MarginBounds FinalMarginBounds(const Position& position) {
       high[owner] += value;
       continue;
     }
-    unsigned present = 0;
-    for (int c = 0; c < kNumColours; ++c) {
-      if (position.PiecesOf(static_cast<Colour>(c)) & around) present |= 1u << c;
-    }
-    const bool divercite_possible = std::popcount(present) == PopCount(filled);
+    const bool divercite_possible = std::popcount(position.ColoursOn(around)) == PopCount(filled);
     low[owner] += own;
     high[owner] += divercite_possible ? kDivercitePoints : own + PopCount(around & ~filled);
   }

@@ -31,10 +31,7 @@ std::array<int, kNumColours> CellWorth(const Position& position, int cell) {
     const int city_colour = Index(position.ColourAt(city));
     worth[city_colour] += sign;
     if ((city_around & ~occupied) != Bit(cell)) continue;  // not the last hole
-    unsigned present = 0;
-    for (int c = 0; c < kNumColours; ++c) {
-      if (position.PiecesOf(static_cast<Colour>(c)) & city_around) present |= 1u << c;
-    }
+    const unsigned present = position.ColoursOn(city_around);
     if (std::popcount(present) != 3) continue;  // a colour twice: no divercité possible
     const int missing = std::countr_zero(~present & 15u) & 3;  // 3 bits set: in 0..3
     worth[missing] += 4 * sign;
