@@ -130,20 +130,25 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   const bool solving = depth >= position.PliesLeft();
   if (solving) {
     depth = position.PliesLeft();
+    // The shortcuts below return a value without a move, so never at the root, which must
+    // name the move that achieves its value (a table cutoff at the root once returned the
+    // right value with a stale move: a won endgame was lost).
     // Step 2a. The last move of the game: the best final margin, nothing to order or store.
     if (depth == 1 && ply > 0) return SolveLastMove(position, beta);
     // Step 2b. What the margin can still become: no need to search past a window it can
     // never reach.
-    const MarginBounds bounds = FinalMarginBounds(position);
-    if (bounds.upper <= alpha) return bounds.upper;
-    if (bounds.lower >= beta) return bounds.lower;
+    if (ply > 0) {
+      const MarginBounds bounds = FinalMarginBounds(position);
+      if (bounds.upper <= alpha) return bounds.upper;
+      if (bounds.lower >= beta) return bounds.lower;
+    }
   }
 
   // Step 3. The horizon: the static evaluation.
   if (depth <= 0) return Evaluate(position, shared_.eval_weights);
   if (Stopped()) return 0;
 
-  if (depth == 1 && !solving && !pv_node) return FrontierSearch(position, beta);
+  if (depth == 1 && !solving && !pv_node && ply > 0) return FrontierSearch(position, beta);
 
   // Step 4. Transposition table. Entries with depth >= plies left are exact solves, valid at
   // any depth; the move is stored in the canonical frame.
@@ -153,7 +158,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   if (shared_.tt.Probe(canonical.key, entry)) {
     tt_move = TransformMove(entry.move, InverseBoardSymmetry(canonical.symmetry));
     if (!tt_move.IsNone() && !position.IsLegal(tt_move)) tt_move = Move::None();
-    if (!pv_node && entry.depth >= depth &&
+    if (!pv_node && ply > 0 && entry.depth >= depth &&
         (entry.bound == Bound::kExact ||
          (entry.bound == Bound::kLower && entry.value >= beta) ||
          (entry.bound == Bound::kUpper && entry.value <= alpha))) {
@@ -173,7 +178,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   const Player us = position.SideToMove();
   // Step 5a. Enhanced transposition cutoff: while solving, a child already proven good
   // enough in the table ends the node before anything is searched.
-  if (solving && !pv_node && depth >= weights::kEtcMinDepth) {
+  if (solving && !pv_node && ply > 0 && depth >= weights::kEtcMinDepth) {
     for (const Move move : moves) {
       SymmetricKeys child_keys = keys;
       child_keys.Play(move, us);

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_split.h"
 #include "engine/movegen.h"
+#include "engine/position_string.h"
 #include "engine/symmetry.h"
 #include "gtest/gtest.h"
 #include "search/evaluate.h"
@@ -107,6 +109,54 @@ TEST(SearchTest, SharedTableAcrossSymmetricSearchesStaysExact) {
     EXPECT_EQ(result.score, value);
     EXPECT_TRUE(image.IsLegal(result.best_move)) << MoveToString(result.best_move);
   }
+}
+
+TEST(SearchTest, ARepeatedSolveOverAFullTableStillReturnsAMoveThatAchievesTheValue) {
+  // The second search of a position finds the root's answer in the table: the move it returns
+  // must still achieve the exact value (a table cutoff at the root once returned the right
+  // value with a stale move). The move is checked by solving the child with a fresh table.
+  int checked = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const Position position = testing::RandomGame(seed, 30 + static_cast<int>(seed % 3)).back();
+    Searcher searcher(kTestHashMegabytes);
+    SearchLimits limits;
+    limits.depth = kTotalPlies;
+    const int value = searcher.Search(position, limits, {}).score;
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      const SearchResult result = searcher.Search(position, limits, {});
+      ASSERT_EQ(result.score, value) << "seed " << seed;
+      Position child = position;
+      child.Play(result.best_move);
+      ASSERT_EQ(-SearchToDepth(child, kTotalPlies).score, value)
+          << "seed " << seed << " repeat " << repeat << " move " << MoveToString(result.best_move);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 80);
+}
+
+TEST(SearchTest, TheRootNamesAMoveThatAchievesItsValueAfterAnEarlierSolve) {
+  // Game 124 of a match against skypiea_v5: solving at ply 29 left the root of ply 31 in the
+  // table; the root then took a table cutoff, reported the right exact value (+4) and played a
+  // stale move worth +2, and the game was lost by a point.
+  const std::vector<absl::string_view> moves = absl::StrSplit(
+      "BR33 YR55 BC23 YC45 BC32 YC54 YC56 BC43 YC65 BC34 RC14 GC36 RC25 BR44 GC41 GC47 GC52 "
+      "RR64 RR15 RC74 RR24 GR46 BR66 RR75 RR57 RR35 GR42 BR37 GR51 RC63 BR26",
+      ' ');
+  const std::vector<absl::string_view> first_29(moves.begin(), moves.begin() + 29);
+  const absl::StatusOr<Position> at_29 = PlayMoveTexts(Position::Start(), first_29);
+  const absl::StatusOr<Position> at_31 = PlayMoveTexts(Position::Start(), moves);
+  ASSERT_TRUE(at_29.ok() && at_31.ok());
+  Searcher searcher(64);
+  SearchLimits limits;
+  limits.depth = kTotalPlies;
+  searcher.Search(*at_29, limits, {});
+  const SearchResult result = searcher.Search(*at_31, limits, {});
+  EXPECT_EQ(result.score, 400);
+  Position child = *at_31;
+  child.Play(result.best_move);
+  EXPECT_EQ(-SearchToDepth(child, kTotalPlies).score, result.score)
+      << MoveToString(result.best_move) << " does not achieve the root's value";
 }
 
 TEST(SearchTest, ShallowSearchesReturnLegalMovesEverywhere) {
