@@ -158,11 +158,20 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   if (shared_.tt.Probe(canonical.key, entry)) {
     tt_move = TransformMove(entry.move, InverseBoardSymmetry(canonical.symmetry));
     if (!tt_move.IsNone() && !position.IsLegal(tt_move)) tt_move = Move::None();
-    if (!pv_node && ply > 0 && entry.depth >= depth &&
-        (entry.bound == Bound::kExact ||
-         (entry.bound == Bound::kLower && entry.value >= beta) ||
-         (entry.bound == Bound::kUpper && entry.value <= alpha))) {
-      return entry.value;
+    const bool fail_high = entry.value >= beta &&
+                           (entry.bound == Bound::kLower || entry.bound == Bound::kExact);
+    const bool fail_low = entry.value <= alpha &&
+                          (entry.bound == Bound::kUpper || entry.bound == Bound::kExact);
+    if (!pv_node && entry.depth >= depth && (fail_high || fail_low)) {
+      if (ply > 0) return entry.value;
+      // At the root a cutoff must name its move: a fail-high entry holds the move that reached
+      // its value (a fail-low needs none). Without a move, search.
+      if (fail_low) return entry.value;
+      if (!tt_move.IsNone()) {
+        pv_length_[0] = 0;
+        UpdatePv(0, tt_move);
+        return entry.value;
+      }
     }
   }
 
@@ -178,7 +187,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   const Player us = position.SideToMove();
   // Step 5a. Enhanced transposition cutoff: while solving, a child already proven good
   // enough in the table ends the node before anything is searched.
-  if (solving && !pv_node && ply > 0 && depth >= weights::kEtcMinDepth) {
+  if (solving && !pv_node && depth >= weights::kEtcMinDepth) {
     for (const Move move : moves) {
       SymmetricKeys child_keys = keys;
       child_keys.Play(move, us);
@@ -187,6 +196,8 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
           child_entry.depth >= depth - 1 &&
           (child_entry.bound == Bound::kUpper || child_entry.bound == Bound::kExact) &&
           -child_entry.value >= beta) {
+        pv_length_[ply + 1] = ply + 1;
+        UpdatePv(ply, move);  // the move that reaches the value, for the root's sake
         return -child_entry.value;
       }
     }
