@@ -140,8 +140,10 @@ TEST_F(EngineSession, MovetimeIsKept) {
   Send("go movetime 300");
   ReadUntil("bestmove ");
   const auto elapsed = Clock::now() - start;
+  // Generous on the upper side: a busy test machine delays processes; an engine that ignored
+  // movetime would search for many seconds.
   EXPECT_GE(elapsed, std::chrono::milliseconds(150));
-  EXPECT_LT(elapsed, std::chrono::milliseconds(600));
+  EXPECT_LT(elapsed, std::chrono::milliseconds(2000));
 }
 
 TEST_F(EngineSession, ClockSearchFromTheStartKeepsWithinItsShare) {
