@@ -148,6 +148,8 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   if (depth <= 0) return Evaluate(position, shared_.eval_weights);
   if (Stopped()) return 0;
 
+  // Step 3a. Frontier nodes evaluate their children directly (bench 8: 11.2 s -> 4.3 s; more
+  // nodes, no table or ordering cost).
   if (depth == 1 && !solving && !pv_node && ply > 0) return FrontierSearch(position, beta);
 
   // Step 4. Transposition table. Entries with depth >= plies left are exact solves, valid at
@@ -180,13 +182,16 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   MoveList moves = ply == 0 ? shared_.root_moves : LegalMoves(position);
   MoveOrderer orderer(position, moves, tt_move, history_, ply);
   if (ply == 0) orderer.PreferRootOrder(root_scores_);
+  // While solving, ordering by the evaluation after each move (same position: 26.5 M ->
+  // 19.3 M nodes, 9.5 s -> 8.1 s at kEvalOrderingMinDepth 5; 2 and 3 were slower).
   if (ply > 0 && solving && depth >= weights::kEvalOrderingMinDepth) {
     orderer.PreferEvaluation(position, shared_.eval_weights);
   }
 
   const Player us = position.SideToMove();
   // Step 5a. Enhanced transposition cutoff: while solving, a child already proven good
-  // enough in the table ends the node before anything is searched.
+  // enough in the table ends the node before anything is searched (14 plies left, reference
+  // game 2 at ply 26: 20.9 M -> 16.9 M nodes, 8.2 s -> 6.9 s).
   if (solving && !pv_node && depth >= weights::kEtcMinDepth) {
     for (const Move move : moves) {
       SymmetricKeys child_keys = keys;
