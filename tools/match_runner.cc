@@ -252,12 +252,12 @@ void MatchRunner::PrintTournamentTable() {
     points[second][first] += 1 - p;
     ++games[first][second];
     ++games[second][first];
+    // The opening's parity decides who made the engines' first move.
+    const int opening_plies =
+        record.opening.empty()
+            ? 0
+            : static_cast<int>(std::count(record.opening.begin(), record.opening.end(), ' ')) + 1;
     for (size_t m = 0; m < record.moves.size(); ++m) {
-      // The opening's parity decides who made the engines' first move.
-      const int opening_plies = record.opening.empty()
-                                    ? 0
-                                    : static_cast<int>(std::count(record.opening.begin(),
-                                                                  record.opening.end(), ' ')) + 1;
       const int mover = (opening_plies + static_cast<int>(m)) % 2 == 0 ? first : second;
       ms[mover] += record.moves[m].ms;
       ++moves[mover];
