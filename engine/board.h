@@ -21,6 +21,7 @@
 #define DIVERCITE_ENGINE_BOARD_H_
 
 #include <array>
+#include <bit>
 #include <cstdint>
 
 #include "engine/types.h"
@@ -110,6 +111,7 @@ constexpr std::array<CellPermutation, kNumBoardSymmetries> MakeSymmetries() {
 inline constexpr Bitboard kCityCells = board_internal::kGeometry.cities;
 inline constexpr Bitboard kResourceCells = board_internal::kGeometry.resources;
 inline constexpr Bitboard kAllCells = kCityCells | kResourceCells;
+inline constexpr int kNumCityCells = std::popcount(kCityCells);
 
 static_assert(PopCount(kCityCells) == 16);
 static_assert(PopCount(kResourceCells) == 25);

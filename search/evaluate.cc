@@ -1,7 +1,9 @@
 #include "search/evaluate.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <functional>
 
 #include "search/eval_weights.h"
 
@@ -67,34 +69,71 @@ EvalTerms EvaluateTerms(const Position& position, const EvalWeights& w) {
 MarginBounds FinalMarginBounds(const Position& position) {
   const Player us = position.SideToMove();
   const Bitboard occupied = position.Occupied();
+  // Resources of each colour still to be placed, by either player: a city can only gain
+  // what is left.
+  std::array<int, kNumColours> resources_left{};
+  for (int c = 0; c < kNumColours; ++c) {
+    for (const Player p : {Player::kFirst, Player::kSecond}) {
+      resources_left[c] += position.PiecesLeft(p, Kind::kResource, static_cast<Colour>(c));
+    }
+  }
+  // The most a city of colour `colour` on `city` can end up worth.
+  auto best_value = [&](int city, int colour) {
+    const Bitboard around = Neighbours(city);
+    const Bitboard filled = occupied & around;
+    const unsigned present = position.ColoursOn(around);
+    const int empty = PopCount(around & ~filled);
+    bool divercite_possible = std::popcount(present) == PopCount(filled);
+    for (int c = 0; c < kNumColours && divercite_possible; ++c) {
+      if (!(present & (1u << c)) && resources_left[c] == 0) divercite_possible = false;
+    }
+    if (divercite_possible) return kDivercitePoints;
+    const int own = PopCount(position.PiecesOf(static_cast<Colour>(colour)) & around);
+    return own + std::min(empty, resources_left[colour]);
+  };
   int low[kNumPlayers] = {0, 0};
   int high[kNumPlayers] = {0, 0};
   for (Bitboard cities = occupied & kCityCells; cities;) {
     const int city = PopLowestCell(cities);
-    const Bitboard around = Neighbours(city);
     const int owner = Index(position.OwnerAt(city));
-    const int own = PopCount(position.PiecesOf(position.ColourAt(city)) & around);
-    const Bitboard filled = occupied & around;
-    if (filled == around) {
-      const int value = position.CityValue(city, position.ColourAt(city));
+    const int colour = Index(position.ColourAt(city));
+    const Bitboard around = Neighbours(city);
+    if ((occupied & around) == around) {
+      const int value = position.CityValue(city, static_cast<Colour>(colour));
       low[owner] += value;
       high[owner] += value;
       continue;
     }
-    const bool divercite_possible = std::popcount(position.ColoursOn(around)) == PopCount(filled);
-    low[owner] += own;
-    high[owner] += divercite_possible ? kDivercitePoints : own + PopCount(around & ~filled);
+    // A city's value never drops as resources come: its value now is its least.
+    low[owner] += PopCount(position.PiecesOf(static_cast<Colour>(colour)) & around);
+    high[owner] += best_value(city, colour);
   }
+  // The cities in hand fill the empty city cells (as many of each); each player's best
+  // case takes the cells of most potential.
+  std::array<int, kNumCityCells> potential{};
+  int empty_city_cells = 0;
+  for (Bitboard cells = kCityCells & ~occupied; cells;) {
+    const int cell = PopLowestCell(cells);
+    int best = 0;
+    for (int c = 0; c < kNumColours; ++c) best = std::max(best, best_value(cell, c));
+    potential[empty_city_cells++] = best;
+  }
+  std::sort(potential.begin(), potential.begin() + empty_city_cells, std::greater<>());
   for (int p = 0; p < kNumPlayers; ++p) {
+    int cities_in_hand = 0;
     for (int c = 0; c < kNumColours; ++c) {
-      high[p] += kDivercitePoints *
-                 position.PiecesLeft(static_cast<Player>(p), Kind::kCity, static_cast<Colour>(c));
+      cities_in_hand +=
+          position.PiecesLeft(static_cast<Player>(p), Kind::kCity, static_cast<Colour>(c));
     }
+    for (int i = 0; i < cities_in_hand; ++i) high[p] += potential[i];
   }
-  constexpr int kTieBreakPoints = 2;
+  // The last-move tie-break only moves a level score, by one point either way.
   const int me = Index(us), them = 1 - me;
-  return {weights::kPoint * (low[me] - high[them] - kTieBreakPoints),
-          weights::kPoint * (high[me] - low[them] + kTieBreakPoints)};
+  int lower = low[me] - high[them];
+  int upper = high[me] - low[them];
+  if (lower == 0) lower = -1;
+  if (upper == 0) upper = 1;
+  return {weights::kPoint * lower, weights::kPoint * upper};
 }
 
 }  // namespace divercite

@@ -6,10 +6,7 @@
 #include "search/evaluate.h"
 
 namespace divercite {
-namespace {
 
-// For one empty cell: what placing each colour there is worth to the side to move, in points:
-// its own gain minus the opponent's, plus the opponent's divercité it would spoil.
 std::array<int, kNumColours> CellWorth(const Position& position, int cell) {
   std::array<int, kNumColours> worth{};
   const Bitboard around = Neighbours(cell);
@@ -45,8 +42,6 @@ std::array<int, kNumColours> CellWorth(const Position& position, int cell) {
   }
   return worth;
 }
-
-}  // namespace
 
 void MoveHistory::Clear() {
   for (auto& row : history_) row.fill(0);

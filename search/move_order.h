@@ -16,6 +16,10 @@ namespace divercite {
 
 inline constexpr int kMaxSearchPly = kTotalPlies + 1;
 
+// For one empty cell: what placing each colour there is worth to the side to move now, in
+// points: its own gain minus the opponent's, plus the opponent's divercité it would spoil.
+std::array<int, kNumColours> CellWorth(const Position& position, int cell);
+
 // Killer moves per ply and a history score per (player, move), learnt from cutoffs.
 class MoveHistory {
  public:

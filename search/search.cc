@@ -9,6 +9,7 @@
 #include "engine/canonical_key.h"
 #include "engine/movegen.h"
 #include "engine/symmetry.h"
+#include "search/endgame.h"
 #include "search/eval_weights.h"
 #include "search/evaluate.h"
 #include "search/move_order.h"
@@ -53,7 +54,8 @@ struct SharedSearch {
 
 class Worker {
  public:
-  Worker(SharedSearch& shared, int index) : shared_(shared), index_(index) {
+  Worker(SharedSearch& shared, int index)
+      : shared_(shared), index_(index), endgame_(shared.tt, nodes_, &PollStop, this) {
     root_scores_.fill(MoveOrderer::kNoValue);
   }
 
@@ -82,6 +84,7 @@ class Worker {
     return shared_.stop.load(std::memory_order_relaxed);
   }
   void CheckLimits();
+  static bool PollStop(void* worker) { return static_cast<Worker*>(worker)->Stopped(); }
   int SolveRoot(const SymmetricKeys& keys, int guess, Move& best);
   int SolveLastMove(const Position& position, int beta);
   int FrontierSearch(const Position& position, int beta);
@@ -100,6 +103,7 @@ class Worker {
   std::atomic<std::uint64_t> nodes_{0};
   std::function<std::uint64_t()> nodes_of_all_;
   std::uint64_t next_check_ = 1024;
+  EndgameSolver endgame_;
   int seldepth_ = 0;
   MoveHistory history_;
   std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1> pv_{};
@@ -130,12 +134,17 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   const bool solving = depth >= position.PliesLeft();
   if (solving) {
     depth = position.PliesLeft();
+    // Step 2a. Near the end, the lean solver (a value without a move, so never at the root).
+    if (depth <= weights::kEndgameSolverPlies && ply > 0) {
+      seldepth_ = std::max(seldepth_, ply + depth);
+      return endgame_.Solve(position, alpha, beta);
+    }
     // The shortcuts below return a value without a move, so never at the root, which must
     // name the move that achieves its value (a table cutoff at the root once returned the
     // right value with a stale move: a won endgame was lost).
-    // Step 2a. The last move of the game: the best final margin, nothing to order or store.
+    // Step 2b. The last move of the game: the best final margin, nothing to order or store.
     if (depth == 1 && ply > 0) return SolveLastMove(position, beta);
-    // Step 2b. What the margin can still become: no need to search past a window it can
+    // Step 2c. What the margin can still become: no need to search past a window it can
     // never reach.
     if (ply > 0) {
       const MarginBounds bounds = FinalMarginBounds(position);
@@ -449,8 +458,13 @@ std::vector<Move> Worker::PrincipalVariation(Move first) {
     position.Play(move);
     const CanonicalKey canonical = keys.Canonical();
     TTEntry entry;
-    if (!shared_.tt.Probe(canonical.key, entry)) break;
-    move = TransformMove(entry.move, InverseBoardSymmetry(canonical.symmetry));
+    if (shared_.tt.Probe(canonical.key, entry)) {
+      move = TransformMove(entry.move, InverseBoardSymmetry(canonical.symmetry));
+    } else if (shared_.tt.Probe(EndgameSolver::TableKey(position), entry)) {
+      move = entry.move;  // the endgame solver's entries are in the position's own frame
+    } else {
+      break;
+    }
   }
   return line;
 }

@@ -17,20 +17,7 @@ namespace {
 
 constexpr std::size_t kTestHashMegabytes = 1;
 
-// The final margin (side to move's view) under best play, by plain negamax over every move.
-int BruteForceMargin(const Position& position) {
-  if (position.IsGameOver()) {
-    const Player us = position.SideToMove();
-    return position.Score(us) - position.Score(Opponent(us));
-  }
-  int best = -1000;
-  for (const Move move : LegalMoves(position)) {
-    Position child = position;
-    child.Play(move);
-    best = std::max(best, -BruteForceMargin(child));
-  }
-  return best;
-}
+using testing::BruteForceMargin;
 
 SearchResult SearchToDepth(const Position& position, int depth, int threads = 1) {
   Searcher searcher(kTestHashMegabytes);

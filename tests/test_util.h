@@ -2,6 +2,7 @@
 #ifndef DIVERCITE_TESTS_TEST_UTIL_H_
 #define DIVERCITE_TESTS_TEST_UTIL_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -24,6 +25,22 @@ inline std::vector<Position> RandomGame(std::uint64_t seed, int plies = kTotalPl
     line.push_back(next);
   }
   return line;
+}
+
+// The final margin (side to move's view, in points) under best play, by plain negamax over
+// every move: the reference the solvers are checked against.
+inline int BruteForceMargin(const Position& position) {
+  if (position.IsGameOver()) {
+    const Player us = position.SideToMove();
+    return position.Score(us) - position.Score(Opponent(us));
+  }
+  int best = -1000;
+  for (const Move move : LegalMoves(position)) {
+    Position child = position;
+    child.Play(move);
+    best = std::max(best, -BruteForceMargin(child));
+  }
+  return best;
 }
 
 }  // namespace divercite::testing

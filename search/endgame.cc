@@ -1,0 +1,145 @@
+#include "search/endgame.h"
+
+#include <array>
+
+#include "engine/movegen.h"
+#include "search/eval_weights.h"
+#include "search/evaluate.h"
+#include "search/move_order.h"
+
+namespace divercite {
+namespace {
+
+// Ordering keys: the table's move, then points now, then history (below one point).
+constexpr int kTableMoveKey = 1 << 30;
+constexpr int kPointKey = 1 << 16;
+constexpr std::uint32_t kHistoryCap = (1u << 24) - 1;
+constexpr int kHistoryShift = 8;  // history below one point's key
+
+}  // namespace
+
+void EndgameSolver::CountNodes(std::uint64_t n) {
+  nodes_.store(nodes_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  if (until_poll_ > n) {
+    until_poll_ -= n;
+    return;
+  }
+  until_poll_ = 1024;
+  if (poll_(poll_context_)) stopped_ = true;
+}
+
+int EndgameSolver::Solve(const Position& position, int alpha, int beta) {
+  stopped_ = false;
+  return Search(position, alpha, beta);
+}
+
+int EndgameSolver::SolveLastMove(const Position& position, int beta) {
+  int best = -kInfiniteMargin;
+  int tried = 0;
+  const Player us = position.SideToMove();
+  ForEachLegalMove(position, [&](Move move) {
+    if (best >= beta) return;
+    Position child = position;
+    child.Play(move);
+    ++tried;
+    best = std::max(best, 100 * (child.Score(us) - child.Score(Opponent(us))));
+  });
+  CountNodes(tried);
+  return best;
+}
+
+int EndgameSolver::Search(const Position& position, int alpha, int beta) {
+  CountNodes(1);
+  if (stopped_) return 0;
+  const int plies_left = position.PliesLeft();
+  if (plies_left == 0) return FinalValue(position);
+  if (plies_left == 1) return SolveLastMove(position, beta);
+
+  // What the margin can still become, whatever is played.
+  const MarginBounds bounds = FinalMarginBounds(position);
+  if (bounds.upper <= alpha) return bounds.upper;
+  if (bounds.lower >= beta) return bounds.lower;
+
+  // The table, for positions big enough to be worth a cache miss.
+  const bool use_table = plies_left >= weights::kEndgameTableMinPlies;
+  const std::uint64_t key = TableKey(position);
+  Move table_move;
+  if (use_table) {
+    TTEntry entry;
+    if (tt_.Probe(key, entry) && entry.depth >= plies_left) {
+      if (entry.bound == Bound::kExact ||
+          (entry.bound == Bound::kLower && entry.value >= beta) ||
+          (entry.bound == Bound::kUpper && entry.value <= alpha)) {
+        return entry.value;
+      }
+      if (position.IsLegal(entry.move)) table_move = entry.move;
+    }
+  }
+
+  // Moves by what they are worth now, then by their cutoffs so far; the table's move first.
+  const Player us = position.SideToMove();
+  MoveList moves;
+  GenerateMoves(position, moves);
+  std::array<int, kMaxMoves> order_keys;
+  std::array<std::array<int, kNumColours>, kNumCells> worth;
+  Bitboard known = 0;
+  for (int i = 0; i < moves.size(); ++i) {
+    const Move move = moves[i];
+    const int cell = move.cell();
+    if (!(known & Bit(cell))) {
+      worth[cell] = CellWorth(position, cell);
+      known |= Bit(cell);
+    }
+    const int key_value =
+        move == table_move
+            ? kTableMoveKey
+            : worth[cell][Index(move.colour())] * kPointKey +
+                  static_cast<int>(history_[Index(us)][move.Index()] >> kHistoryShift);
+    // Insertion sort, best first; equal keys keep the generation order.
+    int j = i;
+    for (; j > 0 && order_keys[j - 1] < key_value; --j) {
+      order_keys[j] = order_keys[j - 1];
+      moves[j] = moves[j - 1];
+    }
+    order_keys[j] = key_value;
+    moves[j] = move;
+  }
+
+  const int original_alpha = alpha;
+  int best_value = -kInfiniteMargin;
+  Move best_move;
+  for (int i = 0; i < moves.size(); ++i) {
+    Position child = position;
+    child.Play(moves[i]);
+    int value;
+    if (i == 0) {
+      value = -Search(child, -beta, -alpha);
+    } else {
+      value = -Search(child, -alpha - 1, -alpha);
+      if (value > alpha && value < beta) value = -Search(child, -beta, -alpha);
+    }
+    if (stopped_) return 0;
+    if (value > best_value) {
+      best_value = value;
+      best_move = moves[i];
+      if (value > alpha) {
+        if (value >= beta) {
+          std::uint32_t& cutoffs = history_[Index(us)][best_move.Index()];
+          cutoffs = std::min<std::uint32_t>(cutoffs + plies_left * plies_left, kHistoryCap);
+          break;
+        }
+        alpha = value;
+      }
+    }
+  }
+
+  if (use_table) {
+    const Bound bound = best_value >= beta             ? Bound::kLower
+                        : best_value > original_alpha ? Bound::kExact
+                                                       : Bound::kUpper;
+    tt_.Store(key, best_move, plies_left, best_value, bound);
+  }
+  return best_value;
+}
+
+}  // namespace divercite
