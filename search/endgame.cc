@@ -3,6 +3,7 @@
 #include <array>
 
 #include "engine/movegen.h"
+#include "engine/zobrist.h"
 #include "search/eval_weights.h"
 #include "search/evaluate.h"
 #include "search/move_order.h"
@@ -80,6 +81,7 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
   const Player us = position.SideToMove();
   MoveList moves;
   GenerateMoves(position, moves);
+  const bool order_by_evaluation = plies_left >= weights::kEndgameEvalOrderingMinPlies;
   std::array<int, kMaxMoves> order_keys;
   std::array<std::array<int, kNumColours>, kNumCells> worth;
   Bitboard known = 0;
@@ -90,11 +92,17 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
       worth[cell] = CellWorth(position, cell);
       known |= Bit(cell);
     }
-    const int key_value =
-        move == table_move
-            ? kTableMoveKey
-            : worth[cell][Index(move.colour())] * kPointKey +
+    int key_value;
+    if (move == table_move) {
+      key_value = kTableMoveKey;
+    } else if (order_by_evaluation) {
+      Position child = position;
+      child.Play(move);
+      key_value = -Evaluate(child);
+    } else {
+      key_value = worth[cell][Index(move.colour())] * kPointKey +
                   static_cast<int>(history_[Index(us)][move.Index()] >> kHistoryShift);
+    }
     // Insertion sort, best first; equal keys keep the generation order.
     int j = i;
     for (; j > 0 && order_keys[j - 1] < key_value; --j) {
@@ -105,12 +113,32 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
     moves[j] = move;
   }
 
+  // A child already proven good enough in the table ends the node before any search.
+  if (use_table && plies_left >= weights::kEndgameEtcMinPlies) {
+    // Each child's key without playing it, and every cache line asked for before the first
+    // is read: the probes' misses overlap.
+    std::array<std::uint64_t, kMaxMoves> child_keys;
+    for (int i = 0; i < moves.size(); ++i) {
+      child_keys[i] = key ^ ZobristKey(moves[i].cell(), moves[i].colour(), us);
+      tt_.Prefetch(child_keys[i]);
+    }
+    for (int i = 0; i < moves.size(); ++i) {
+      TTEntry entry;
+      if (tt_.Probe(child_keys[i], entry) &&
+          (entry.bound == Bound::kUpper || entry.bound == Bound::kExact) &&
+          -entry.value >= beta) {
+        return -entry.value;
+      }
+    }
+  }
+
   const int original_alpha = alpha;
   int best_value = -kInfiniteMargin;
   Move best_move;
   for (int i = 0; i < moves.size(); ++i) {
     Position child = position;
     child.Play(moves[i]);
+    if (plies_left > weights::kEndgameTableMinPlies) tt_.Prefetch(TableKey(child));
     int value;
     if (i == 0) {
       value = -Search(child, -beta, -alpha);

@@ -65,9 +65,13 @@ inline constexpr int kAspirationWindow = 60;
 // iteration's depth (the evaluation's iterations only order moves for it).
 inline constexpr int kSolverReach = 6;
 // Solving nodes with at most this many plies left go to the lean endgame solver.
-inline constexpr int kEndgameSolverPlies = 10;
+inline constexpr int kEndgameSolverPlies = 14;
 // The endgame solver uses the table from this many plies left up.
 inline constexpr int kEndgameTableMinPlies = 3;
+// ...orders its moves by the evaluation after them from this many plies left up...
+inline constexpr int kEndgameEvalOrderingMinPlies = 11;
+// ...and looks its children up in the table before searching from this many plies left up.
+inline constexpr int kEndgameEtcMinPlies = 6;
 // While solving, moves are ordered by the evaluation after them from this depth up.
 inline constexpr int kEvalOrderingMinDepth = 5;
 // While solving, children are looked up in the table before searching from this depth up.

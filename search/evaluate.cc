@@ -77,19 +77,14 @@ MarginBounds FinalMarginBounds(const Position& position) {
       resources_left[c] += position.PiecesLeft(p, Kind::kResource, static_cast<Colour>(c));
     }
   }
-  // The most a city of colour `colour` on `city` can end up worth.
-  auto best_value = [&](int city, int colour) {
-    const Bitboard around = Neighbours(city);
-    const Bitboard filled = occupied & around;
-    const unsigned present = position.ColoursOn(around);
-    const int empty = PopCount(around & ~filled);
-    bool divercite_possible = std::popcount(present) == PopCount(filled);
-    for (int c = 0; c < kNumColours && divercite_possible; ++c) {
-      if (!(present & (1u << c)) && resources_left[c] == 0) divercite_possible = false;
+  // Whether a city with these neighbours filled and these colours present can still see four
+  // colours around it.
+  auto divercite_possible = [&](Bitboard filled, unsigned present) {
+    if (std::popcount(present) != PopCount(filled)) return false;  // a colour twice
+    for (int c = 0; c < kNumColours; ++c) {
+      if (!(present & (1u << c)) && resources_left[c] == 0) return false;
     }
-    if (divercite_possible) return kDivercitePoints;
-    const int own = PopCount(position.PiecesOf(static_cast<Colour>(colour)) & around);
-    return own + std::min(empty, resources_left[colour]);
+    return true;
   };
   int low[kNumPlayers] = {0, 0};
   int high[kNumPlayers] = {0, 0};
@@ -105,8 +100,12 @@ MarginBounds FinalMarginBounds(const Position& position) {
       continue;
     }
     // A city's value never drops as resources come: its value now is its least.
-    low[owner] += PopCount(position.PiecesOf(static_cast<Colour>(colour)) & around);
-    high[owner] += best_value(city, colour);
+    const Bitboard filled = occupied & around;
+    const int own = PopCount(position.PiecesOf(static_cast<Colour>(colour)) & around);
+    low[owner] += own;
+    high[owner] += divercite_possible(filled, position.ColoursOn(around))
+                       ? kDivercitePoints
+                       : own + std::min(PopCount(around & ~filled), resources_left[colour]);
   }
   // The cities in hand fill the empty city cells (as many of each); each player's best
   // case takes the cells of most potential.
@@ -114,8 +113,17 @@ MarginBounds FinalMarginBounds(const Position& position) {
   int empty_city_cells = 0;
   for (Bitboard cells = kCityCells & ~occupied; cells;) {
     const int cell = PopLowestCell(cells);
-    int best = 0;
-    for (int c = 0; c < kNumColours; ++c) best = std::max(best, best_value(cell, c));
+    const Bitboard around = Neighbours(cell);
+    const Bitboard filled = occupied & around;
+    int best = kDivercitePoints;
+    if (!divercite_possible(filled, position.ColoursOn(around))) {
+      const int empty = PopCount(around & ~filled);
+      best = 0;
+      for (int c = 0; c < kNumColours; ++c) {
+        best = std::max(best, PopCount(position.PiecesOf(static_cast<Colour>(c)) & around) +
+                                  std::min(empty, resources_left[c]));
+      }
+    }
     potential[empty_city_cells++] = best;
   }
   std::sort(potential.begin(), potential.begin() + empty_city_cells, std::greater<>());
