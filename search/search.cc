@@ -429,14 +429,14 @@ void Worker::Run(const SearchCallbacks* callbacks) {
       info.pv = result_.pv;
       callbacks->on_iteration(info);
     }
-    // Step 9. Time: stop when an exact result is in, or when the budget, scaled by how
-    // settled the best move and the score are, is spent.
+    // Step 9. Time: stop when an exact result is in, or when the next iteration would likely
+    // run past the budget, scaled by how settled the best move and the score are.
     if (result_.exact) break;
     // A fixed move time (soft == hard) is used in full; only a clock's budget flexes.
     if (shared_.budget.soft_ms > 0 && shared_.budget.soft_ms < shared_.budget.hard_ms) {
       const double factor = TimeFactors::BestMoveStability(stable_iterations) *
                             TimeFactors::ScoreDrop(previous_score, score);
-      if (shared_.Elapsed() >= shared_.budget.soft_ms * factor) break;
+      if (shared_.Elapsed() >= shared_.budget.soft_ms * factor * kNewIterationShare) break;
     }
     previous_score = score;
     // Once the end is within reach, the evaluation's iterations teach little: solve.

@@ -38,6 +38,12 @@ double MoveWeight(int ply);
 TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply,
                     std::int64_t move_overhead_ms);
 
+// An iteration costs about as much as all those before it, and more: a new one starts only
+// while less than this share of the (scaled) soft budget is spent, so that it ends near the
+// budget instead of running on to the hard limit (at tc=10 the opening's moves overshot to
+// 2-3 s each and starved the moves where the solver first reaches the end).
+inline constexpr double kNewIterationShare = 0.5;
+
 // Factors applied to the soft budget after each iteration, each clamped.
 struct TimeFactors {
   // Fewer changes of the best move in recent iterations -> less time (0.5 .. 1.6).
