@@ -45,6 +45,7 @@ struct SharedSearch {
   TranspositionTable& tt;
   std::atomic<bool>& stop;
   EvalWeights eval_weights;
+  int endgame_solver_plies;
   std::int64_t Elapsed() const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
   }
@@ -135,7 +136,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   if (solving) {
     depth = position.PliesLeft();
     // Step 2a. Near the end, the lean solver (a value without a move, so never at the root).
-    if (depth <= weights::kEndgameSolverPlies && ply > 0) {
+    if (depth <= shared_.endgame_solver_plies && ply > 0) {
       seldepth_ = std::max(seldepth_, ply + depth);
       return endgame_.Solve(position, alpha, beta);
     }
@@ -481,8 +482,9 @@ SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
   SearchResult result;
   if (root.IsGameOver()) return result;
 
-  SharedSearch shared{root, DistinctMoves(root), limits,          {},
-                      Clock::now(), tt_,      stop_, options_.eval_weights};
+  SharedSearch shared{root,         DistinctMoves(root),           limits,
+                      {},           Clock::now(),                  tt_,
+                      stop_,        options_.eval_weights,         options_.endgame_solver_plies};
   shared.budget = PlanTime(limits, root.SideToMove(), root.Ply(), options_.move_overhead_ms);
   tt_.NewSearch();
 

@@ -53,6 +53,9 @@ struct SearchOptions {
   int threads = 1;
   std::int64_t move_overhead_ms = 30;
   EvalWeights eval_weights;
+  // Solving nodes with at most this many plies left go to the lean endgame solver; the tests
+  // set 0 to check the main search's own solving path against brute force.
+  int endgame_solver_plies = weights::kEndgameSolverPlies;
 };
 
 class Searcher {

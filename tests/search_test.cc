@@ -19,20 +19,30 @@ constexpr std::size_t kTestHashMegabytes = 1;
 
 using testing::BruteForceMargin;
 
-SearchResult SearchToDepth(const Position& position, int depth, int threads = 1) {
+SearchResult SearchToDepth(const Position& position, int depth, int threads = 1,
+                           int endgame_solver_plies = weights::kEndgameSolverPlies) {
   Searcher searcher(kTestHashMegabytes);
-  searcher.SetOptions({.threads = threads, .move_overhead_ms = 0, .eval_weights = {}});
+  searcher.SetOptions({.threads = threads,
+                       .move_overhead_ms = 0,
+                       .eval_weights = {},
+                       .endgame_solver_plies = endgame_solver_plies});
   SearchLimits limits;
   limits.depth = depth;
   return searcher.Search(position, limits, {});
 }
 
-TEST(SearchTest, SolverEqualsBruteForceAndItsMoveAchievesIt) {
+// Both solving paths: the lean endgame solver below the root (the default), and the main
+// search's own (table cutoffs, margin bounds, ETC, evaluation ordering) down to the last move.
+class SolverTest : public ::testing::TestWithParam<int> {};
+INSTANTIATE_TEST_SUITE_P(EndgameSolverPlies, SolverTest,
+                         ::testing::Values(weights::kEndgameSolverPlies, 0));
+
+TEST_P(SolverTest, SolverEqualsBruteForceAndItsMoveAchievesIt) {
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
-    const int plies = 34 + static_cast<int>(seed % 4);  // 3 to 6 plies left
+    const int plies = 33 + static_cast<int>(seed % 5);  // 3 to 7 plies left
     const Position position = testing::RandomGame(seed, plies).back();
     const int margin = BruteForceMargin(position);
-    const SearchResult result = SearchToDepth(position, kTotalPlies);
+    const SearchResult result = SearchToDepth(position, kTotalPlies, 1, GetParam());
     ASSERT_TRUE(result.exact) << "seed " << seed;
     ASSERT_EQ(result.score, 100 * margin) << "seed " << seed;
     ASSERT_TRUE(position.IsLegal(result.best_move));
@@ -57,18 +67,18 @@ TEST(SearchTest, FinalMarginBoundsHoldTheSolvedValue) {
   }
 }
 
-TEST(SearchTest, DepthAtLeastThePliesLeftIsExactFromEightPliesLeft) {
+TEST_P(SolverTest, DepthAtLeastThePliesLeftIsExactFromEightPliesLeft) {
   for (std::uint64_t seed = 100; seed < 106; ++seed) {
     const Position position = testing::RandomGame(seed, 32).back();
-    const SearchResult exact = SearchToDepth(position, position.PliesLeft());
+    const SearchResult exact = SearchToDepth(position, position.PliesLeft(), 1, GetParam());
     ASSERT_TRUE(exact.exact);
     EXPECT_EQ(exact.depth, position.PliesLeft());
     // Searching deeper than the game lasts gives the same value.
-    EXPECT_EQ(SearchToDepth(position, kTotalPlies).score, exact.score);
+    EXPECT_EQ(SearchToDepth(position, kTotalPlies, 1, GetParam()).score, exact.score);
     // Two threads agree on the exact value.
-    EXPECT_EQ(SearchToDepth(position, kTotalPlies, 2).score, exact.score);
+    EXPECT_EQ(SearchToDepth(position, kTotalPlies, 2, GetParam()).score, exact.score);
     // A shallower search is not marked exact.
-    EXPECT_FALSE(SearchToDepth(position, position.PliesLeft() - 1).exact);
+    EXPECT_FALSE(SearchToDepth(position, position.PliesLeft() - 1, 1, GetParam()).exact);
   }
 }
 
