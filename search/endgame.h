@@ -4,6 +4,12 @@
 // late), move ordering by the points a move is worth now, no history, no reductions, and the
 // margin's bounds tested at every node. It shares the main search's table, under keys of its
 // own.
+//
+// Measured (`go depth 40`, Hash 256, one thread; positions = the first plies of reference
+// games 0-4), seconds to the exact value:
+//   plies left   12: 0.02-0.14   14: 0.17-4.0   16: 4.4 / 10.5 / 15.2 / 20.6 / 29.4
+//                18: 185 (game 0)
+// Before it (main search to the last move, looser bounds): 16 plies, game 0: 52.8 s.
 #ifndef DIVERCITE_SEARCH_ENDGAME_H_
 #define DIVERCITE_SEARCH_ENDGAME_H_
 
