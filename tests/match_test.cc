@@ -1,4 +1,5 @@
 // The match runner against engines that misbehave, and its statistics and settings.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -132,6 +133,35 @@ TEST(MatchTest, GoodEnginesFinishEveryGameWithEveryMoveRecorded) {
     ++lines;
   }
   EXPECT_EQ(lines, 4);
+}
+
+TEST(MatchTest, OneGamePerRoundStillAlternatesColoursAndPairsOpenings) {
+  // -games 1 -rounds N -repeat once gave every game to the same first player.
+  std::vector<std::string> args = {
+      "-engine", "cmd=" + std::string(DIVERCITE_FAKE_ENGINE), "name=one",
+      "-engine", "cmd=" + std::string(DIVERCITE_FAKE_ENGINE), "name=two",
+      "-each", "tc=5", "-games", "1", "-rounds", "4", "-repeat", "-openings", "random",
+      "plies=4", "-concurrency", "2", "-seed", "11"};
+  const MatchOutcome outcome = RunMatch(args);
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status;
+  ASSERT_EQ(outcome.records.size(), 4u);
+  for (int game = 0; game < 4; ++game) {
+    EXPECT_EQ(outcome.records[game].p1, game % 2 == 0 ? "one" : "two") << "game " << game;
+  }
+  EXPECT_EQ(outcome.records[0].opening, outcome.records[1].opening);
+  EXPECT_EQ(outcome.records[2].opening, outcome.records[3].opening);
+  EXPECT_NE(outcome.records[0].opening, outcome.records[2].opening);
+  EXPECT_EQ(outcome.records[0].pair, outcome.records[1].pair);
+  EXPECT_NE(outcome.records[1].pair, outcome.records[2].pair);
+
+  // Without -repeat, colours alternate too, each game on its own opening.
+  args.erase(std::find(args.begin(), args.end(), "-repeat"));
+  const MatchOutcome unpaired = RunMatch(args);
+  ASSERT_TRUE(unpaired.status.ok()) << unpaired.status;
+  ASSERT_EQ(unpaired.records.size(), 4u);
+  EXPECT_EQ(unpaired.records[0].p1, "one");
+  EXPECT_EQ(unpaired.records[1].p1, "two");
+  EXPECT_NE(unpaired.records[0].opening, unpaired.records[1].opening);
 }
 
 TEST(MatchTest, AnInterruptedMatchResumesWithoutReplayingFinishedGames) {

@@ -16,30 +16,43 @@ MatchRunner::MatchRunner(MatchSettings settings, std::ostream& out)
     : settings_(std::move(settings)), out_(out) {}
 
 // Games are numbered in a fixed order, so a resumed run plays exactly the missing ones:
-// round by round, pair of engines by pair, `games` games each; with -repeat, games 2k and
-// 2k+1 of a pair share an opening with colours swapped.
+// round by round, pair of engines by pair, `games` games each. Each pair of engines counts
+// its games across rounds and swaps colours on every other one (with -games 1 too: the first
+// player has an edge); with -repeat, the two games of a colour swap share an opening.
 std::vector<MatchRunner::Job> MatchRunner::Schedule() const {
   std::vector<Job> jobs;
   const int n = static_cast<int>(settings_.engines.size());
-  int opening = 0;
+  struct PairState {
+    int played = 0;       // games of these two engines scheduled so far
+    int opening = 0;      // the opening of their current colour swap
+    int repeat_pair = 0;  // its number, for the pentanomial statistics
+  };
+  std::map<std::pair<int, int>, PairState> pairs;
+  int next_opening = 0;
+  int next_repeat_pair = 0;
   for (int round = 0; round < settings_.rounds; ++round) {
     for (int a = 0; a < n; ++a) {
       for (int b = a + 1; b < n; ++b) {
-        for (int g = 0; g < settings_.games; ++g) {
+        PairState& state = pairs[{a, b}];
+        for (int g = 0; g < settings_.games; ++g, ++state.played) {
           Job job;
           job.game = static_cast<int>(jobs.size());
           job.round = round;
-          const bool swapped = g % 2 == 1;
+          const bool swapped = state.played % 2 == 1;
           job.first = swapped ? b : a;
           job.second = swapped ? a : b;
           if (settings_.repeat) {
-            job.pair = job.game / 2;
-            if (!swapped) ++opening;
+            if (!swapped) {
+              state.opening = next_opening++;
+              state.repeat_pair = next_repeat_pair++;
+            }
+            job.opening = state.opening;
+            job.pair = state.repeat_pair;
           } else {
+            job.opening = next_opening++;
             job.pair = -1;
-            ++opening;
           }
-          job.opening = (opening - 1) % static_cast<int>(openings_.size());
+          job.opening %= static_cast<int>(openings_.size());
           jobs.push_back(job);
         }
       }
