@@ -49,17 +49,27 @@ int EndgameSolver::SolveLastMove(const Position& position, int beta) {
   return best;
 }
 
+int EndgameSolver::SolveLastTwoMoves(const Position& position, int alpha, int beta) {
+  int best = -kInfiniteMargin;
+  int tried = 0;
+  ForEachLegalMove(position, [&](Move move) {
+    if (best >= beta) return;
+    Position child = position;
+    child.Play(move);
+    ++tried;
+    best = std::max(best, -SolveLastMove(child, -std::max(alpha, best)));
+  });
+  CountNodes(tried);
+  return best;
+}
+
 int EndgameSolver::Search(const Position& position, int alpha, int beta) {
   CountNodes(1);
   if (stopped_) return 0;
   const int plies_left = position.PliesLeft();
   if (plies_left == 0) return FinalValue(position);
   if (plies_left == 1) return SolveLastMove(position, beta);
-
-  // What the margin can still become, whatever is played.
-  const MarginBounds bounds = FinalMarginBounds(position);
-  if (bounds.upper <= alpha) return bounds.upper;
-  if (bounds.lower >= beta) return bounds.lower;
+  if (plies_left == 2) return SolveLastTwoMoves(position, alpha, beta);
 
   // The table, for positions big enough to be worth a cache miss.
   const bool use_table = plies_left >= weights::kEndgameTableMinPlies;
@@ -68,14 +78,17 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
   if (use_table) {
     TTEntry entry;
     if (tt_.Probe(key, entry) && entry.depth >= plies_left) {
-      if (entry.bound == Bound::kExact ||
-          (entry.bound == Bound::kLower && entry.value >= beta) ||
-          (entry.bound == Bound::kUpper && entry.value <= alpha)) {
-        return entry.value;
-      }
+      if (entry.lower >= beta || entry.IsExact()) return entry.lower;
+      if (entry.upper <= alpha) return entry.upper;
       if (position.IsLegal(entry.move)) table_move = entry.move;
     }
   }
+
+  // What the margin can still become, whatever is played (after the table, whose hits save
+  // computing it).
+  const MarginBounds bounds = FinalMarginBounds(position);
+  if (bounds.upper <= alpha) return bounds.upper;
+  if (bounds.lower >= beta) return bounds.lower;
 
   // Moves by what they are worth now, then by their cutoffs so far; the table's move first.
   const Player us = position.SideToMove();
@@ -124,11 +137,7 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
     }
     for (int i = 0; i < moves.size(); ++i) {
       TTEntry entry;
-      if (tt_.Probe(child_keys[i], entry) &&
-          (entry.bound == Bound::kUpper || entry.bound == Bound::kExact) &&
-          -entry.value >= beta) {
-        return -entry.value;
-      }
+      if (tt_.Probe(child_keys[i], entry) && -entry.upper >= beta) return -entry.upper;
     }
   }
 
@@ -165,7 +174,7 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
     const Bound bound = best_value >= beta             ? Bound::kLower
                         : best_value > original_alpha ? Bound::kExact
                                                        : Bound::kUpper;
-    tt_.Store(key, best_move, plies_left, best_value, bound);
+    tt_.StoreSolved(key, best_move, plies_left, best_value, bound);
   }
   return best_value;
 }

@@ -47,7 +47,11 @@ class EndgameSolver {
  private:
   static constexpr int kInfiniteMargin = 32000;
   int Search(const Position& position, int alpha, int beta);
+  // The last move: the best final margin, stopping at the first that reaches beta.
   int SolveLastMove(const Position& position, int beta);
+  // The last two moves: each player has one piece and three cells are empty, so the few
+  // moves cost less to search than bounds, ordering or the table would.
+  int SolveLastTwoMoves(const Position& position, int alpha, int beta);
   void CountNodes(std::uint64_t n);
 
   // Cutoffs per (player, move), to order the moves that are worth the same now.

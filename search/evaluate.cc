@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <functional>
 
 #include "search/eval_weights.h"
 
@@ -72,40 +71,37 @@ MarginBounds FinalMarginBounds(const Position& position) {
   // Resources of each colour still to be placed, by either player: a city can only gain
   // what is left.
   std::array<int, kNumColours> resources_left{};
+  unsigned exhausted = 0;  // one bit per colour of which no resource is left
   for (int c = 0; c < kNumColours; ++c) {
-    for (const Player p : {Player::kFirst, Player::kSecond}) {
-      resources_left[c] += position.PiecesLeft(p, Kind::kResource, static_cast<Colour>(c));
-    }
+    const Colour colour = static_cast<Colour>(c);
+    resources_left[c] = position.PiecesLeft(Player::kFirst, Kind::kResource, colour) +
+                        position.PiecesLeft(Player::kSecond, Kind::kResource, colour);
+    if (resources_left[c] == 0) exhausted |= 1u << c;
   }
   // Whether a city with these neighbours filled and these colours present can still see four
-  // colours around it.
-  auto divercite_possible = [&](Bitboard filled, unsigned present) {
-    if (std::popcount(present) != PopCount(filled)) return false;  // a colour twice
-    for (int c = 0; c < kNumColours; ++c) {
-      if (!(present & (1u << c)) && resources_left[c] == 0) return false;
-    }
-    return true;
+  // colours around it: no colour twice, and every missing colour still to come.
+  auto divercite_possible = [exhausted](Bitboard filled, unsigned present) {
+    return std::popcount(present) == PopCount(filled) && !(exhausted & ~present);
   };
-  int low[kNumPlayers] = {0, 0};
-  int high[kNumPlayers] = {0, 0};
-  for (Bitboard cities = occupied & kCityCells; cities;) {
+  // The score is the sum of the cities' values now, and a value never drops as resources
+  // come: the score now is the least a player ends with. Only the open cities (with an empty
+  // neighbour) can still gain.
+  const int low[kNumPlayers] = {position.Score(Player::kFirst), position.Score(Player::kSecond)};
+  int high[kNumPlayers] = {low[0], low[1]};
+  Bitboard open_cities = 0;
+  for (Bitboard holes = kResourceCells & ~occupied; holes;) {
+    open_cities |= Neighbours(PopLowestCell(holes));
+  }
+  for (Bitboard cities = open_cities & occupied; cities;) {
     const int city = PopLowestCell(cities);
-    const int owner = Index(position.OwnerAt(city));
     const int colour = Index(position.ColourAt(city));
     const Bitboard around = Neighbours(city);
-    if ((occupied & around) == around) {
-      const int value = position.CityValue(city, static_cast<Colour>(colour));
-      low[owner] += value;
-      high[owner] += value;
-      continue;
-    }
-    // A city's value never drops as resources come: its value now is its least.
     const Bitboard filled = occupied & around;
     const int own = PopCount(position.PiecesOf(static_cast<Colour>(colour)) & around);
-    low[owner] += own;
-    high[owner] += divercite_possible(filled, position.ColoursOn(around))
-                       ? kDivercitePoints
-                       : own + std::min(PopCount(around & ~filled), resources_left[colour]);
+    const int best = divercite_possible(filled, position.ColoursOn(around))
+                         ? kDivercitePoints
+                         : own + std::min(PopCount(around & ~filled), resources_left[colour]);
+    high[Index(position.OwnerAt(city))] += best - own;
   }
   // The cities in hand fill the empty city cells (as many of each); each player's best
   // case takes the cells of most potential.
@@ -124,9 +120,11 @@ MarginBounds FinalMarginBounds(const Position& position) {
                                   std::min(empty, resources_left[c]));
       }
     }
-    potential[empty_city_cells++] = best;
+    // Kept sorted, most first (a few cells: insertion is cheaper than a sort call).
+    int i = empty_city_cells++;
+    for (; i > 0 && potential[i - 1] < best; --i) potential[i] = potential[i - 1];
+    potential[i] = best;
   }
-  std::sort(potential.begin(), potential.begin() + empty_city_cells, std::greater<>());
   for (int p = 0; p < kNumPlayers; ++p) {
     int cities_in_hand = 0;
     for (int c = 0; c < kNumColours; ++c) {

@@ -30,9 +30,10 @@ inline int Evaluate(const Position& position, const EvalWeights& weights = {}) {
 }
 
 // What the final margin can still become, in centipoints from the side to move's view, with
-// any play: settled cities keep their value, an open city ends between its own-colour count
-// now and 5 (divercité still possible) or that count plus its empty neighbours, a city in
-// hand is worth 0 to 5, and the tie-break moves a level margin by at most 2 points.
+// any play: a city's value never drops, so a player ends with at least the score now; an open
+// city gains at most up to 5 (a divercité still possible with the resources left) or its
+// empty neighbours of its colour; the cities in hand take the empty city cells of most
+// potential; and the tie-break moves only a level margin, by one point.
 struct MarginBounds {
   int lower;
   int upper;
