@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""The engine's figures, measured over the protocol with positions from the course's own games.
+
+    engine_figures.py solve ENGINE PLIES_LEFT [--games 0,1,2,3,4] [--repeat N] [Option=Value ...]
+        Solves exactly (`go depth 40`) the positions PLIES_LEFT plies before the end of the
+        reference games; prints wall time, the engine's CPU time, value, nodes and move, and
+        the median wall time per game over the repeats.
+    engine_figures.py depth ENGINE [Option=Value ...]
+        `go movetime 1000` from the start and from plies 10, 20 and 30 of reference games 0-2:
+        depth reached, score, nodes and nodes per second.
+
+Options are set with `setoption` (Hash defaults to 256 MiB). The reference games are read from
+../shared/reference/games.jsonl beside the project, or from $DIVERCITE_REFERENCE_GAMES.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_GAMES = os.path.join(HERE, "..", "..", "shared", "reference", "games.jsonl")
+
+
+class Engine:
+    def __init__(self, command, options):
+        self.process = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True, bufsize=1)
+        self.send("uci")
+        self.until("uciok")
+        options = {"Hash": "256", **options}
+        for name, value in options.items():
+            self.send(f"setoption name {name} value {value}")
+        self.ready()
+
+    def send(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def until(self, prefix):
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                sys.exit("the engine exited")
+            if line.startswith("info string error"):
+                sys.exit(line.strip())
+            if line.startswith(prefix):
+                return line
+
+    def ready(self):
+        self.send("isready")
+        self.until("readyok")
+
+    def cpu_seconds(self):
+        # utime + stime of the engine process, from /proc (Linux).
+        fields = open(f"/proc/{self.process.pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def go(self, position, command):
+        """Runs one search; returns (wall s, cpu s, last `info depth` fields, bestmove)."""
+        self.send("ucinewgame")
+        self.send(position)
+        self.ready()
+        wall, cpu = time.monotonic(), self.cpu_seconds()
+        self.send(command)
+        last = None
+        while True:
+            line = self.process.stdout.readline()
+            if line.startswith("info depth"):
+                last = line.split()
+            elif line.startswith("bestmove"):
+                break
+        return time.monotonic() - wall, self.cpu_seconds() - cpu, last, line.split()[1]
+
+    def quit(self):
+        self.send("quit")
+        self.process.wait()
+
+
+def field(info, name):
+    return info[info.index(name) + 1]
+
+
+def position_after(moves):
+    return "position startpos" + (" moves " + " ".join(moves) if moves else "")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=["solve", "depth"])
+    parser.add_argument("engine")
+    parser.add_argument("rest", nargs="*", metavar="[PLIES_LEFT] Option=Value",
+                        help="for solve, the plies left first; then options for setoption")
+    parser.add_argument("--games", default="0,1,2,3,4")
+    parser.add_argument("--repeat", type=int, default=1)
+    args = parser.parse_intermixed_args()
+    rest = list(args.rest)
+    args.plies_left = int(rest.pop(0)) if rest and rest[0].isdigit() else None
+    bad = [item for item in rest if "=" not in item]
+    if bad:
+        parser.error(f"options are Option=Value, not {bad[0]!r}")
+    options = dict(item.split("=", 1) for item in rest)
+    with open(os.environ.get("DIVERCITE_REFERENCE_GAMES", DEFAULT_GAMES)) as file:
+        games = [json.loads(line) for line in file if line.strip()]
+    engine = Engine(args.engine, options)
+
+    if args.what == "solve":
+        if args.plies_left is None or not 1 <= args.plies_left <= 40:
+            sys.exit("solve needs PLIES_LEFT between 1 and 40")
+        walls = {}
+        for _ in range(args.repeat):
+            for game in (int(g) for g in args.games.split(",")):
+                moves = games[game]["moves"][:40 - args.plies_left]
+                wall, cpu, info, move = engine.go(position_after(moves), "go depth 40")
+                walls.setdefault(game, []).append(wall)
+                print(f"game {game} plies left {args.plies_left}: {wall:7.2f} s wall"
+                      f" {cpu:7.2f} s cpu  score {field(info, 'cp'):>5} nodes"
+                      f" {field(info, 'nodes'):>11} bestmove {move}", flush=True)
+        medians = {game: statistics.median(times) for game, times in walls.items()}
+        print("median wall s per game:",
+              " ".join(f"{game}:{median:.2f}" for game, median in medians.items()),
+              f" median of those: {statistics.median(medians.values()):.2f}")
+    else:
+        cases = [("start", [])] + [(f"game {g} ply {ply}", games[g]["moves"][:ply])
+                                   for ply in (10, 20, 30) for g in range(3)]
+        for name, moves in cases:
+            wall, _, info, move = engine.go(position_after(moves), "go movetime 1000")
+            print(f"{name:16} depth {field(info, 'depth'):>2} score {field(info, 'cp'):>5}"
+                  f" nodes {field(info, 'nodes'):>9} nps {field(info, 'nps'):>9}"
+                  f" time {field(info, 'time')} ms bestmove {move}", flush=True)
+    engine.quit()
+
+
+if __name__ == "__main__":
+    main()
