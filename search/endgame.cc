@@ -78,8 +78,11 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
   if (use_table) {
     TTEntry entry;
     if (tt_.Probe(key, entry) && entry.depth >= plies_left) {
-      if (entry.lower >= beta || entry.IsExact()) return entry.lower;
-      if (entry.upper <= alpha) return entry.upper;
+      if (entry.bound == Bound::kExact ||
+          (entry.bound == Bound::kLower && entry.value >= beta) ||
+          (entry.bound == Bound::kUpper && entry.value <= alpha)) {
+        return entry.value;
+      }
       if (position.IsLegal(entry.move)) table_move = entry.move;
     }
   }
@@ -137,7 +140,11 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
     }
     for (int i = 0; i < moves.size(); ++i) {
       TTEntry entry;
-      if (tt_.Probe(child_keys[i], entry) && -entry.upper >= beta) return -entry.upper;
+      if (tt_.Probe(child_keys[i], entry) &&
+          (entry.bound == Bound::kUpper || entry.bound == Bound::kExact) &&
+          -entry.value >= beta) {
+        return -entry.value;
+      }
     }
   }
 
@@ -174,7 +181,7 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
     const Bound bound = best_value >= beta             ? Bound::kLower
                         : best_value > original_alpha ? Bound::kExact
                                                        : Bound::kUpper;
-    tt_.StoreSolved(key, best_move, plies_left, best_value, bound);
+    tt_.Store(key, best_move, plies_left, best_value, bound);
   }
   return best_value;
 }

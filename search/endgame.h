@@ -5,11 +5,16 @@
 // margin's bounds tested at every node. It shares the main search's table, under keys of its
 // own.
 //
-// Measured (`go depth 40`, Hash 256, one thread; positions = the first plies of reference
-// games 0-4), seconds to the exact value:
-//   plies left   12: 0.02-0.14   14: 0.17-4.0   16: 4.4 / 10.5 / 15.2 / 20.6 / 29.4
-//                18: 185 (game 0)
-// Before it (main search to the last move, looser bounds): 16 plies, game 0: 52.8 s.
+// Measured (bench/engine_figures.py solve: `go depth 40`, Hash 256; positions = 16 plies
+// before the end of reference games 0-4), seconds to the exact value:
+//   one thread   3.6 / 8.4 / 12.0 / 17.5 / 25.0  (median 12.0; 22.7-159 M nodes)
+//   two threads  3.2 / 4.2 /  8.5 / 12.7 / 19.3  (median 8.5, Lazy SMP on both cores)
+// Before it (main search to the last move, looser bounds): game 0 took 52.8 s. The solver is
+// bound by the table's cache misses more than by its instructions: computing the bounds from
+// the score now, skipping them and the ordering on the last two plies, and probing the table
+// first cut the instructions by 22-28 % (callgrind, 14 plies left, games 0-1) but the time
+// by only 2-7 %. Two-sided table entries and helpers testing other null windows than the
+// main worker's were tried and measured no faster (16 plies, two threads, two runs each).
 #ifndef DIVERCITE_SEARCH_ENDGAME_H_
 #define DIVERCITE_SEARCH_ENDGAME_H_
 

@@ -170,17 +170,19 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   if (shared_.tt.Probe(canonical.key, entry)) {
     tt_move = TransformMove(entry.move, InverseBoardSymmetry(canonical.symmetry));
     if (!tt_move.IsNone() && !position.IsLegal(tt_move)) tt_move = Move::None();
-    const bool fail_high = entry.lower >= beta;
-    const bool fail_low = entry.upper <= alpha;
+    const bool fail_high = entry.value >= beta &&
+                           (entry.bound == Bound::kLower || entry.bound == Bound::kExact);
+    const bool fail_low = entry.value <= alpha &&
+                          (entry.bound == Bound::kUpper || entry.bound == Bound::kExact);
     if (!pv_node && entry.depth >= depth && (fail_high || fail_low)) {
-      if (ply > 0) return fail_high ? entry.lower : entry.upper;
+      if (ply > 0) return entry.value;
       // At the root a cutoff must name its move: a fail-high entry holds the move that reached
       // its value (a fail-low needs none). Without a move, search.
-      if (fail_low) return entry.upper;
+      if (fail_low) return entry.value;
       if (!tt_move.IsNone()) {
         pv_length_[0] = 0;
         UpdatePv(0, tt_move);
-        return entry.lower;
+        return entry.value;
       }
     }
   }
@@ -206,10 +208,12 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
       child_keys.Play(move, us);
       TTEntry child_entry;
       if (shared_.tt.Probe(child_keys.Canonical().key, child_entry) &&
-          child_entry.depth >= depth - 1 && -child_entry.upper >= beta) {
+          child_entry.depth >= depth - 1 &&
+          (child_entry.bound == Bound::kUpper || child_entry.bound == Bound::kExact) &&
+          -child_entry.value >= beta) {
         pv_length_[ply + 1] = ply + 1;
         UpdatePv(ply, move);  // the move that reaches the value, for the root's sake
-        return -child_entry.upper;
+        return -child_entry.value;
       }
     }
   }
@@ -273,12 +277,8 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   const Bound bound = best_value >= beta              ? Bound::kLower
                       : best_value > original_alpha ? Bound::kExact
                                                      : Bound::kUpper;
-  const Move stored_move = TransformMove(best_move, canonical.symmetry);
-  if (solving) {
-    shared_.tt.StoreSolved(canonical.key, stored_move, depth, best_value, bound);
-  } else {
-    shared_.tt.Store(canonical.key, stored_move, depth, best_value, bound);
-  }
+  shared_.tt.Store(canonical.key, TransformMove(best_move, canonical.symmetry), depth,
+                   best_value, bound);
   return best_value;
 }
 
@@ -329,13 +329,6 @@ int Worker::SolveRoot(const SymmetricKeys& keys, int guess, Move& best) {
   const int depth = root.PliesLeft();
   int lower = -kInfiniteValue, upper = kInfiniteValue;
   int value = 100 * ((guess + (guess >= 0 ? 50 : -50)) / 100);
-  // Helpers test other values than the main worker (a point above, a point below, two
-  // above, ...), so that together they prove the bounds the main worker will ask for next;
-  // the table's entries keep both bounds of a position for it.
-  if (index_ > 0) {
-    const int step = (index_ + 1) / 2;
-    value += 100 * (index_ % 2 ? step : -step);
-  }
   while (lower < upper) {
     const int beta = value == lower ? value + 100 : value;
     value = Search(root, keys, beta - 1, beta, depth, 0, false);

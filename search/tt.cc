@@ -16,27 +16,20 @@
 namespace divercite {
 namespace {
 
-constexpr std::uint64_t kInUse = std::uint64_t{1} << 54;
-
-constexpr std::uint64_t Pack(Move move, int depth, int lower, int upper,
+constexpr std::uint64_t Pack(Move move, int depth, int value, Bound bound,
                              std::uint8_t generation) {
   return std::uint64_t{move.bits()} | (std::uint64_t(static_cast<std::uint8_t>(depth)) << 8) |
-         (std::uint64_t(static_cast<std::uint16_t>(static_cast<std::int16_t>(lower))) << 16) |
-         (std::uint64_t(static_cast<std::uint16_t>(static_cast<std::int16_t>(upper))) << 32) |
-         (std::uint64_t{generation} << 48) | kInUse;
+         (std::uint64_t(static_cast<std::uint16_t>(static_cast<std::int16_t>(value))) << 16) |
+         (std::uint64_t(static_cast<std::uint8_t>(bound)) << 32) |
+         (std::uint64_t{generation} << 34);
 }
 constexpr Move MoveOf(std::uint64_t data) { return Move::FromBits(data & 0xFF); }
 constexpr int DepthOf(std::uint64_t data) { return (data >> 8) & 0xFF; }
-constexpr int LowerOf(std::uint64_t data) {
+constexpr int ValueOf(std::uint64_t data) {
   return static_cast<std::int16_t>((data >> 16) & 0xFFFF);
 }
-constexpr int UpperOf(std::uint64_t data) {
-  return static_cast<std::int16_t>((data >> 32) & 0xFFFF);
-}
-constexpr std::uint8_t GenerationOf(std::uint64_t data) { return (data >> 48) & 63; }
-constexpr bool InUse(std::uint64_t data) { return (data & kInUse) != 0; }
-
-static_assert(TTEntry::kNoLower == INT16_MIN && TTEntry::kNoUpper == INT16_MAX);
+constexpr Bound BoundOf(std::uint64_t data) { return static_cast<Bound>((data >> 32) & 3); }
+constexpr std::uint8_t GenerationOf(std::uint64_t data) { return (data >> 34) & 63; }
 
 // Tables of a few MiB and up are aligned to the 2 MiB of a huge page and asked to be backed
 // by huge pages: a probe lands anywhere in the table, and with 4 KiB pages nearly every one
@@ -93,53 +86,29 @@ bool TranspositionTable::Probe(std::uint64_t key, TTEntry& entry) const {
   for (const Entry& slot : ClusterFor(key).entries) {
     const std::uint64_t data = slot.data.load(std::memory_order_relaxed);
     const std::uint64_t check = slot.check.load(std::memory_order_relaxed);
-    if ((check ^ data) != key || !InUse(data)) continue;
+    if ((check ^ data) != key || BoundOf(data) == Bound::kNone) continue;
     entry.move = MoveOf(data);
     entry.depth = DepthOf(data);
-    entry.lower = LowerOf(data);
-    entry.upper = UpperOf(data);
+    entry.value = ValueOf(data);
+    entry.bound = BoundOf(data);
     return true;
   }
   return false;
 }
 
+// Replaces the entry of the same position if there is one, else the entry that is worth
+// least: shallow and from an old search.
 void TranspositionTable::Store(std::uint64_t key, Move move, int depth, int value,
                                Bound bound) {
-  Write(key, move, depth, bound == Bound::kUpper ? TTEntry::kNoLower : value,
-        bound == Bound::kLower ? TTEntry::kNoUpper : value, /*merge=*/false);
-}
-
-void TranspositionTable::StoreSolved(std::uint64_t key, Move move, int plies_left, int value,
-                                     Bound bound) {
-  Write(key, move, plies_left, bound == Bound::kUpper ? TTEntry::kNoLower : value,
-        bound == Bound::kLower ? TTEntry::kNoUpper : value, /*merge=*/true);
-}
-
-// Writes over the entry of the same position if there is one, else the entry that is worth
-// least: shallow and from an old search.
-void TranspositionTable::Write(std::uint64_t key, Move move, int depth, int lower, int upper,
-                               bool merge) {
   Cluster& cluster = ClusterFor(key);
   Entry* target = &cluster.entries[0];
   int worst = 1 << 30;
   for (Entry& slot : cluster.entries) {
     const std::uint64_t data = slot.data.load(std::memory_order_relaxed);
-    const bool same = InUse(data) && (slot.check.load(std::memory_order_relaxed) ^ data) == key;
-    if (!InUse(data) || same) {
-      if (same) {
-        // Keep the old move when the new result has none (a fail-low node).
-        if (move.IsNone()) move = MoveOf(data);
-        // Two solves of one position: both intervals hold its value. (Disjoint ones would
-        // mean a torn or foreign entry; the new result is kept alone.)
-        if (merge && DepthOf(data) == depth) {
-          const int merged_lower = std::max(lower, LowerOf(data));
-          const int merged_upper = std::min(upper, UpperOf(data));
-          if (merged_lower <= merged_upper) {
-            lower = merged_lower;
-            upper = merged_upper;
-          }
-        }
-      }
+    const bool same = (slot.check.load(std::memory_order_relaxed) ^ data) == key;
+    if (BoundOf(data) == Bound::kNone || same) {
+      // Keep the old move when the new result has none (a fail-low node).
+      if (move.IsNone() && same && BoundOf(data) != Bound::kNone) move = MoveOf(data);
       target = &slot;
       break;
     }
@@ -150,7 +119,7 @@ void TranspositionTable::Write(std::uint64_t key, Move move, int depth, int lowe
       target = &slot;
     }
   }
-  const std::uint64_t data = Pack(move, std::clamp(depth, 0, 255), lower, upper, generation_);
+  const std::uint64_t data = Pack(move, std::clamp(depth, 0, 255), value, bound, generation_);
   target->data.store(data, std::memory_order_relaxed);
   target->check.store(key ^ data, std::memory_order_relaxed);
 }
@@ -161,7 +130,7 @@ int TranspositionTable::HashFull() const {
   for (std::size_t i = 0; i < sample; ++i) {
     for (const Entry& slot : clusters_[i].entries) {
       const std::uint64_t data = slot.data.load(std::memory_order_relaxed);
-      used += InUse(data) && GenerationOf(data) == generation_;
+      used += BoundOf(data) != Bound::kNone && GenerationOf(data) == generation_;
     }
   }
   return static_cast<int>(used * 1000 / (sample * kEntriesPerCluster));

@@ -23,17 +23,10 @@
 //   word 0      key ^ word 1
 //   word 1 bits  0- 7  move          (Move::bits(), 0xFF = none)
 //          bits  8-15  depth         (plies; >= plies left means an exact solve to the end)
-//          bits 16-31  lower bound   (int16, centipoints, side to move's view; -32768 none)
-//          bits 32-47  upper bound   (int16; 32767 none; lower == upper: the exact value)
-//          bits 48-53  generation    (search counter, modulo 64, for aging)
-//          bit  54     in use
-//          bits 55-63  unused
-//
-// An entry holds an interval rather than one bound because solving probes the same
-// positions with null windows at several betas (MTD(f)): one pass proves value >= b, the
-// next value < b + 1, and together they make the exact value, where a one-bound entry kept
-// only the last. Only solves to the end merge (StoreSolved): their bounds are on the one
-// true value, so they always intersect; depth-limited results replace.
+//          bits 16-31  value         (int16, centipoints, side to move's view)
+//          bits 32-33  bound         (none, upper, lower, exact)
+//          bits 34-39  generation    (search counter, modulo 64, for aging)
+//          bits 40-63  unused
 //
 // A cluster is 4 entries = 64 bytes, one cache line.
 #ifndef DIVERCITE_SEARCH_TT_H_
@@ -49,15 +42,11 @@ namespace divercite {
 
 enum class Bound : std::uint8_t { kNone = 0, kUpper = 1, kLower = 2, kExact = 3 };
 
-// What the table knows of a position: its value lies in [lower, upper].
 struct TTEntry {
-  static constexpr int kNoLower = -32768;
-  static constexpr int kNoUpper = 32767;
   Move move;
   int depth = 0;
-  int lower = kNoLower;
-  int upper = kNoUpper;
-  bool IsExact() const { return lower == upper; }
+  int value = 0;
+  Bound bound = Bound::kNone;
 };
 
 class TranspositionTable {
@@ -89,11 +78,7 @@ class TranspositionTable {
   bool Probe(std::uint64_t key, TTEntry& entry) const;
   // Starts loading the key's cluster into the cache, ahead of its Probe().
   void Prefetch(std::uint64_t key) const { __builtin_prefetch(&ClusterFor(key)); }
-  // A result of a search to `depth`: replaces what the table held for the key.
   void Store(std::uint64_t key, Move move, int depth, int value, Bound bound);
-  // A result of a solve to the end of the game (`plies_left` deep): intersected with the
-  // bounds of an earlier solve of the same position.
-  void StoreSolved(std::uint64_t key, Move move, int plies_left, int value, Bound bound);
 
   // Permille of sampled entries written by the current search (UCI "hashfull").
   int HashFull() const;
@@ -102,8 +87,6 @@ class TranspositionTable {
   Cluster& ClusterFor(std::uint64_t key) const {
     return clusters_[key & (cluster_count_ - 1)];
   }
-
-  void Write(std::uint64_t key, Move move, int depth, int lower, int upper, bool merge);
 
   Cluster* clusters_ = nullptr;
   std::size_t cluster_count_ = 0;
