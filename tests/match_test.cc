@@ -1,5 +1,6 @@
 // The match runner against engines that misbehave, and its statistics and settings.
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -240,6 +241,19 @@ TEST(MatchStatsTest, EloAndErrorsOnKnownCounts) {
   EXPECT_NEAR(Estimate(Tally{10, 80, 10}).draw_ratio, 0.8, 1e-12);
   const EloEstimate pairs = Estimate(Pentanomial{0, 10, 20, 10, 0});
   EXPECT_NEAR(pairs.elo, 0, 1e-9);
+}
+
+TEST(MatchStatsTest, AllGamesAlikeGiveNoFiniteIntervalAndACertainLos) {
+  const EloEstimate sweep = Estimate(Pentanomial{0, 0, 0, 0, 3});  // 6 wins out of 6
+  EXPECT_TRUE(std::isinf(sweep.elo) && sweep.elo > 0);
+  EXPECT_TRUE(std::isinf(sweep.error95));
+  EXPECT_DOUBLE_EQ(sweep.los, 1.0);
+  const EloEstimate level = Estimate(Tally{.wins = 0, .draws = 4, .losses = 0});
+  EXPECT_DOUBLE_EQ(level.elo, 0.0);
+  EXPECT_DOUBLE_EQ(level.los, 0.5);
+  EXPECT_TRUE(std::isinf(level.error95));
+  const EloEstimate pairs_alike = Estimate(Pentanomial{0, 0, 5, 0, 0});  // every pair 1-1
+  EXPECT_DOUBLE_EQ(pairs_alike.los, 0.5);
 }
 
 TEST(MatchStatsTest, SprtDecides) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace divercite {
 namespace {
@@ -15,7 +16,14 @@ EloEstimate FromMoments(double mean, double variance, double n) {
   EloEstimate estimate;
   estimate.score = mean;
   estimate.elo = EloFromScore(mean);
-  if (n > 0 && variance > 0) {
+  if (n > 0 && variance == 0) {
+    // Every observation alike (say, 6 wins out of 6): the normal approximation has nothing
+    // to say about the interval, and a perfect score has no finite Elo.
+    constexpr double kInfinity = std::numeric_limits<double>::infinity();
+    if (mean == 1 || mean == 0) estimate.elo = mean == 1 ? kInfinity : -kInfinity;
+    estimate.error95 = kInfinity;
+    estimate.los = mean > 0.5 ? 1 : mean < 0.5 ? 0 : 0.5;
+  } else if (n > 0) {
     const double stderr_mean = std::sqrt(variance / n);
     const double low = EloFromScore(mean - kZ95 * stderr_mean);
     const double high = EloFromScore(mean + kZ95 * stderr_mean);
