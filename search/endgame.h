@@ -2,8 +2,8 @@
 // the end. It is the bottom of every solving search, so it is built for speed where the main
 // search is built for guidance: the plain Zobrist key (symmetric positions no longer arise so
 // late), move ordering by the points a move is worth now, no history, no reductions, and the
-// margin's bounds tested at every node. It shares the main search's table, under keys of its
-// own.
+// margin's bounds tested at every node above the last two plies. It shares the main search's
+// table, under keys of its own.
 //
 // Measured (bench/engine_figures.py solve: `go depth 40`, Hash 256; positions = 16 plies
 // before the end of reference games 0-4), seconds to the exact value:
@@ -12,8 +12,8 @@
 // Before it (main search to the last move, looser bounds): game 0 took 52.8 s. The solver is
 // bound by the table's cache misses more than by its instructions: computing the bounds from
 // the score now, skipping them and the ordering on the last two plies, and probing the table
-// first cut the instructions by 22-28 % (callgrind, 14 plies left, games 0-1) but the time
-// by only 2-7 %. Two-sided table entries and helpers testing other null windows than the
+// first cut the instructions by 28 % (callgrind, 14 plies left, games 0-1) but the time by
+// only 0.4-7 %. Two-sided table entries and helpers testing other null windows than the
 // main worker's were tried and measured no faster (16 plies, two threads, two runs each).
 #ifndef DIVERCITE_SEARCH_ENDGAME_H_
 #define DIVERCITE_SEARCH_ENDGAME_H_
