@@ -23,13 +23,12 @@ std::vector<MatchRunner::Job> MatchRunner::Schedule() const {
   std::vector<Job> jobs;
   const int n = static_cast<int>(settings_.engines.size());
   struct PairState {
-    int played = 0;       // games of these two engines scheduled so far
-    int opening = 0;      // the opening of their current colour swap
-    int repeat_pair = 0;  // its number, for the pentanomial statistics
+    int played = 0;   // games of these two engines scheduled so far
+    int opening = 0;  // the opening of their current colour swap, which also numbers the
+                      // swap for the pentanomial statistics
   };
   std::map<std::pair<int, int>, PairState> pairs;
   int next_opening = 0;
-  int next_repeat_pair = 0;
   for (int round = 0; round < settings_.rounds; ++round) {
     for (int a = 0; a < n; ++a) {
       for (int b = a + 1; b < n; ++b) {
@@ -42,12 +41,9 @@ std::vector<MatchRunner::Job> MatchRunner::Schedule() const {
           job.first = swapped ? b : a;
           job.second = swapped ? a : b;
           if (settings_.repeat) {
-            if (!swapped) {
-              state.opening = next_opening++;
-              state.repeat_pair = next_repeat_pair++;
-            }
+            if (!swapped) state.opening = next_opening++;
             job.opening = state.opening;
-            job.pair = state.repeat_pair;
+            job.pair = state.opening;
           } else {
             job.opening = next_opening++;
             job.pair = -1;

@@ -20,7 +20,8 @@ EloEstimate FromMoments(double mean, double variance, double n) {
     // Every observation alike (say, 6 wins out of 6): the normal approximation has nothing
     // to say about the interval, and a perfect score has no finite Elo.
     constexpr double kInfinity = std::numeric_limits<double>::infinity();
-    if (mean == 1 || mean == 0) estimate.elo = mean == 1 ? kInfinity : -kInfinity;
+    if (mean == 1) estimate.elo = kInfinity;
+    if (mean == 0) estimate.elo = -kInfinity;
     estimate.error95 = kInfinity;
     estimate.los = mean > 0.5 ? 1 : mean < 0.5 ? 0 : 0.5;
   } else if (n > 0) {
