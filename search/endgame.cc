@@ -71,9 +71,17 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
   if (plies_left == 1) return SolveLastMove(position, beta);
   if (plies_left == 2) return SolveLastTwoMoves(position, alpha, beta);
 
-  // The table, for positions big enough to be worth a cache miss.
+  // The table's cluster is asked for first and the bounds computed while it loads: they
+  // often end the node before the table is read.
   const bool use_table = plies_left >= weights::kEndgameTableMinPlies;
   const std::uint64_t key = TableKey(position);
+  if (use_table) tt_.Prefetch(key);
+
+  // What the margin can still become, whatever is played.
+  const MarginBounds bounds = FinalMarginBounds(position);
+  if (bounds.upper <= alpha) return bounds.upper;
+  if (bounds.lower >= beta) return bounds.lower;
+
   Move table_move;
   if (use_table) {
     TTEntry entry;
@@ -86,12 +94,6 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
       if (position.IsLegal(entry.move)) table_move = entry.move;
     }
   }
-
-  // What the margin can still become, whatever is played (after the table, whose hits save
-  // computing it).
-  const MarginBounds bounds = FinalMarginBounds(position);
-  if (bounds.upper <= alpha) return bounds.upper;
-  if (bounds.lower >= beta) return bounds.lower;
 
   // Moves by what they are worth now, then by their cutoffs so far; the table's move first.
   const Player us = position.SideToMove();
@@ -151,10 +153,19 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
   const int original_alpha = alpha;
   int best_value = -kInfiniteMargin;
   Move best_move;
+  // The next child's cluster is asked for while this one is searched, so that it is in the
+  // cache when that child probes it.
+  const bool children_use_table = plies_left > weights::kEndgameTableMinPlies;
+  auto prefetch_child = [&](int i) {
+    if (children_use_table && i < moves.size()) {
+      tt_.Prefetch(key ^ ZobristKey(moves[i].cell(), moves[i].colour(), us));
+    }
+  };
+  prefetch_child(0);
   for (int i = 0; i < moves.size(); ++i) {
+    prefetch_child(i + 1);
     Position child = position;
     child.Play(moves[i]);
-    if (plies_left > weights::kEndgameTableMinPlies) tt_.Prefetch(TableKey(child));
     int value;
     if (i == 0) {
       value = -Search(child, -beta, -alpha);

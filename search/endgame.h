@@ -7,7 +7,7 @@
 //
 // Measured (bench/engine_figures.py solve: `go depth 40`, Hash 256; positions = 16 plies
 // before the end of reference games 0-4), seconds to the exact value:
-//   one thread   3.6 / 8.4 / 12.0 / 17.5 / 25.0  (median 12.0; 22.7-159 M nodes)
+//   one thread   3.6 / 8.7 / 11.4 / 16.6 / 25.2  (median 11.4; 25.2-159 M nodes)
 //   two threads  3.2 / 4.2 /  8.5 / 12.7 / 19.3  (median 8.5, Lazy SMP on both cores)
 // Before it (main search to the last move, looser bounds): game 0 took 52.8 s. The solver is
 // bound by the table's cache misses more than by its instructions: computing the bounds from
@@ -15,6 +15,12 @@
 // first cut the instructions by 28 % (callgrind, 14 plies left, games 0-1) but the time by
 // only 0.4-7 %. Two-sided table entries and helpers testing other null windows than the
 // main worker's were tried and measured no faster (16 plies, two threads, two runs each).
+// Asking for a node's cluster before computing its bounds, and for the next child's while
+// one is searched, hides part of the misses: median 12.1 -> 11.4 s, same nodes, in one run.
+// A small private table per thread for the nodes 4-6 plies from the end (1 or 4 MiB, kept
+// in the cache) lost more to its misses of capacity than it saved: 8-26 % more nodes and
+// 2-21 % more time on games 1-2. Leaving the nodes 3 plies from the end unordered, or
+// handing the solver the nodes 15 plies from the end, changed the time by +-10 %, no gain.
 #ifndef DIVERCITE_SEARCH_ENDGAME_H_
 #define DIVERCITE_SEARCH_ENDGAME_H_
 
