@@ -8,11 +8,11 @@
 
 namespace divercite {
 
-EvalTerms EvaluateTerms(const Position& position, const EvalWeights& w) {
-  EvalTerms terms;
+EvalFeatures ComputeEvalFeatures(const Position& position) {
+  EvalFeatures features;
   const Player us = position.SideToMove();
   const Player them = Opponent(us);
-  terms.score_difference = weights::kPoint * (position.Score(us) - position.Score(them));
+  features.score_difference = position.Score(us) - position.Score(them);
 
   const Bitboard occupied = position.Occupied();
   // Open threes per owner: the best gain and the number of them.
@@ -24,7 +24,8 @@ EvalTerms EvaluateTerms(const Position& position, const EvalWeights& w) {
     const Bitboard filled = occupied & around;
     if (filled == around) continue;  // its value is final
     const int owner = Index(position.OwnerAt(city));
-    const int sign = owner == Index(us) ? 1 : -1;
+    const bool ours = owner == Index(us);
+    const int sign = ours ? 1 : -1;
     const Colour colour = position.ColourAt(city);
     const unsigned colours_present = position.ColoursOn(around);
     const int pieces = PopCount(filled);
@@ -37,31 +38,39 @@ EvalTerms EvaluateTerms(const Position& position, const EvalWeights& w) {
         if (position.PiecesLeft(static_cast<Player>(owner), Kind::kResource, missing) > 0) {
           best_three[owner] = std::max(best_three[owner], gain);
           ++threes[owner];
-          terms.open_three += sign * gain *
-                              (owner == Index(us) ? w.open_three_owner_to_move
-                                                  : w.open_three_owner_waiting);
+          (ours ? features.own_three_gain : features.their_three_gain) += sign * gain;
         }
       } else {
-        terms.open_divercite += sign * (pieces == 2 ? w.open_two : w.open_one);
+        (pieces == 2 ? features.open_twos : features.open_ones) += sign;
       }
     } else {
-      terms.own_colour_slots += sign * empty * w.own_colour_slot;
+      features.own_colour_slots += sign * empty;
     }
   }
   // A player with several open threes keeps some of them: one spoil per move.
   for (int p = 0; p < kNumPlayers; ++p) {
     if (threes[p] > 1) {
       const int sign = p == Index(us) ? 1 : -1;
-      terms.open_three += sign * (threes[p] - 1) * best_three[p] * w.open_three_extra_threat;
+      features.extra_threats += sign * (threes[p] - 1) * best_three[p];
     }
   }
-  int cities_held = 0;
   for (int c = 0; c < kNumColours; ++c) {
     const Colour colour = static_cast<Colour>(c);
-    cities_held += position.PiecesLeft(us, Kind::kCity, colour) -
-                   position.PiecesLeft(them, Kind::kCity, colour);
+    features.cities_held += position.PiecesLeft(us, Kind::kCity, colour) -
+                            position.PiecesLeft(them, Kind::kCity, colour);
   }
-  terms.cities_in_hand = cities_held * w.city_in_hand;
+  return features;
+}
+
+EvalTerms WeighFeatures(const EvalFeatures& f, const EvalWeights& w) {
+  EvalTerms terms;
+  terms.score_difference = weights::kPoint * f.score_difference;
+  terms.open_three = f.own_three_gain * w.open_three_owner_to_move +
+                     f.their_three_gain * w.open_three_owner_waiting +
+                     f.extra_threats * w.open_three_extra_threat;
+  terms.open_divercite = f.open_twos * w.open_two + f.open_ones * w.open_one;
+  terms.own_colour_slots = f.own_colour_slots * w.own_colour_slot;
+  terms.cities_in_hand = f.cities_held * w.city_in_hand;
   return terms;
 }
 

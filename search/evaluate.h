@@ -5,6 +5,7 @@
 #ifndef DIVERCITE_SEARCH_EVALUATE_H_
 #define DIVERCITE_SEARCH_EVALUATE_H_
 
+#include <iterator>
 #include <string>
 
 #include "engine/position.h"
@@ -24,7 +25,35 @@ struct EvalTerms {
   }
 };
 
-EvalTerms EvaluateTerms(const Position& position, const EvalWeights& weights = {});
+// What the evaluation counts, before any weight, from the side to move's view. The
+// evaluation is linear in these counts, so its weights can be fitted to game results by
+// least squares (tools/tune_eval).
+struct EvalFeatures {
+  int score_difference = 0;  // points
+  int own_three_gain = 0;    // points our open threes would gain (we move: we complete one)
+  int their_three_gain = 0;  // minus the points the opponent's open threes would gain
+  int extra_threats = 0;     // (threes - 1) x best gain, ours minus theirs
+  int open_twos = 0;         // cities with two colours and two holes, ours minus theirs
+  int open_ones = 0;         // cities with one or no neighbour, ours minus theirs
+  int own_colour_slots = 0;  // empty neighbours of cities past a divercité, ours minus theirs
+  int cities_held = 0;       // cities in hand, ours minus theirs
+};
+EvalFeatures ComputeEvalFeatures(const Position& position);
+
+// The weight each feature is multiplied by, in kEvalWeightOptions' order (the score
+// difference is weighted by a point, always).
+inline constexpr int EvalFeatures::*kFeatureOfWeightOption[] = {
+    &EvalFeatures::own_three_gain, &EvalFeatures::their_three_gain,
+    &EvalFeatures::extra_threats,  &EvalFeatures::open_twos,
+    &EvalFeatures::open_ones,      &EvalFeatures::own_colour_slots,
+    &EvalFeatures::cities_held,
+};
+static_assert(std::size(kFeatureOfWeightOption) == std::size(kEvalWeightOptions));
+
+EvalTerms WeighFeatures(const EvalFeatures& features, const EvalWeights& weights);
+inline EvalTerms EvaluateTerms(const Position& position, const EvalWeights& weights = {}) {
+  return WeighFeatures(ComputeEvalFeatures(position), weights);
+}
 inline int Evaluate(const Position& position, const EvalWeights& weights = {}) {
   return EvaluateTerms(position, weights).Total();
 }

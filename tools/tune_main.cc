@@ -1,0 +1,179 @@
+// divercite-tune: fits the evaluation's weights to the positions of recorded games (see
+// tools/eval_fit.h) and says how well the current and the fitted weights predict the exact
+// scores found later in those games. The fitted weights are a proposal: a match decides.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "tools/eval_fit.h"
+#include "tools/json.h"
+
+ABSL_FLAG(std::vector<std::string>, records, {},
+          "Match record files (JSON lines, as written by divercite-match -records), comma "
+          "separated");
+ABSL_FLAG(int, validation_every, 5,
+          "Every Nth game (by its number in the record) is held out to validate the fit "
+          "(0: none)");
+ABSL_FLAG(int, min_ply, 0, "Fit only positions at this ply or later");
+ABSL_FLAG(int, max_ply, 40, "Fit only positions at this ply or earlier");
+ABSL_FLAG(std::vector<std::string>, fix, {},
+          "Weights (option names, e.g. EvalCityInHand) kept at their current value");
+ABSL_FLAG(std::vector<std::string>, weights, {},
+          "Current weights to compare with, as Name=Value (default: the engine's defaults)");
+
+namespace {
+
+using divercite::EvalWeights;
+using divercite::FitSample;
+using divercite::kEvalWeightOptions;
+using divercite::kNumFittedWeights;
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "divercite-tune: %s\nTry 'divercite-tune --help'.\n", message.c_str());
+  return 2;
+}
+
+int OptionIndex(absl::string_view name) {
+  for (int k = 0; k < kNumFittedWeights; ++k) {
+    if (absl::EqualsIgnoreCase(name, kEvalWeightOptions[k].name)) return k;
+  }
+  return -1;
+}
+
+// Reads every game of a record file into samples; a line that is not a record is an error
+// (with its line number), a game that gives no sample is counted.
+absl::Status ReadSamples(const std::string& path, int validation_every,
+                         std::vector<FitSample>& training, std::vector<FitSample>& validation,
+                         int& games, int& games_without_samples) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
+  std::string line;
+  for (int line_number = 1; std::getline(in, line); ++line_number) {
+    if (absl::StripAsciiWhitespace(line).empty()) continue;
+    absl::StatusOr<divercite::JsonValue> json = divercite::JsonValue::Parse(line);
+    absl::StatusOr<divercite::GameRecord> record =
+        json.ok() ? divercite::GameRecord::FromJson(*json)
+                  : absl::StatusOr<divercite::GameRecord>(json.status());
+    absl::StatusOr<std::vector<FitSample>> samples =
+        record.ok() ? divercite::SamplesFromGame(*record)
+                    : absl::StatusOr<std::vector<FitSample>>(record.status());
+    if (!samples.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", line_number, ": ", samples.status().message()));
+    }
+    ++games;
+    if (samples->empty()) ++games_without_samples;
+    const bool held_out = validation_every > 0 && record->game % validation_every == 0;
+    auto& target = held_out ? validation : training;
+    target.insert(target.end(), samples->begin(), samples->end());
+  }
+  return absl::OkStatus();
+}
+
+void PrintWeights(const char* title, const std::array<double, kNumFittedWeights>& weights,
+                  const std::vector<FitSample>& training,
+                  const std::vector<FitSample>& validation) {
+  std::printf("%s\n", title);
+  for (int k = 0; k < kNumFittedWeights; ++k) {
+    std::printf("  %-22s %8.1f\n", kEvalWeightOptions[k].name, weights[k]);
+  }
+  std::printf("  mean squared error (points^2): training %.3f", 
+              divercite::MeanSquaredError(training, weights));
+  if (!validation.empty()) {
+    std::printf(", validation %.3f", divercite::MeanSquaredError(validation, weights));
+  }
+  std::printf("\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::FlagsUsageConfig usage_config;
+  usage_config.contains_help_flags = [](absl::string_view path) {
+    return absl::EndsWith(path, "tune_main.cc");
+  };
+  absl::SetFlagsUsageConfig(usage_config);
+  absl::SetProgramUsageMessage(
+      "Fits the evaluation's weights to recorded games by least squares.\n"
+      "Usage: divercite-tune --records=a.jsonl[,b.jsonl] [--validation_every=5] "
+      "[--min_ply=P] [--max_ply=P] [--fix=Name,...] [--weights=Name=V,...]");
+  const std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  if (positional.size() > 1) return Fail(absl::StrCat("unexpected argument '", positional[1], "'"));
+  const std::vector<std::string> paths = absl::GetFlag(FLAGS_records);
+  if (paths.empty()) return Fail("--records is required");
+  const int validation_every = absl::GetFlag(FLAGS_validation_every);
+  if (validation_every < 0) return Fail("--validation_every must be 0 or more");
+  const int min_ply = absl::GetFlag(FLAGS_min_ply), max_ply = absl::GetFlag(FLAGS_max_ply);
+
+  EvalWeights current;
+  for (const std::string& item : absl::GetFlag(FLAGS_weights)) {
+    std::vector<std::string> parts = absl::StrSplit(item, '=');
+    int value = 0;
+    const int k = parts.size() == 2 ? OptionIndex(parts[0]) : -1;
+    if (k < 0 || !absl::SimpleAtoi(parts[1], &value)) {
+      return Fail(absl::StrCat("--weights: '", item, "' is not Name=Value with a known name"));
+    }
+    current.*kEvalWeightOptions[k].weight = value;
+  }
+  std::array<bool, kNumFittedWeights> fixed{};
+  for (const std::string& name : absl::GetFlag(FLAGS_fix)) {
+    const int k = OptionIndex(name);
+    if (k < 0) return Fail(absl::StrCat("--fix: unknown weight '", name, "'"));
+    fixed[k] = true;
+  }
+
+  std::vector<FitSample> training, validation;
+  int games = 0, games_without_samples = 0;
+  for (const std::string& path : paths) {
+    absl::Status status =
+        ReadSamples(path, validation_every, training, validation, games, games_without_samples);
+    if (!status.ok()) return Fail(std::string(status.message()));
+  }
+  auto in_range = [&](const FitSample& s) { return s.ply < min_ply || s.ply > max_ply; };
+  std::erase_if(training, in_range);
+  std::erase_if(validation, in_range);
+  std::printf("%d games (%d without an exact score or not ended normally); positions: "
+              "%zu training, %zu validation (plies %d-%d)\n",
+              games, games_without_samples, training.size(), validation.size(), min_ply,
+              max_ply);
+  if (training.size() < 10 * kNumFittedWeights) return Fail("too few positions to fit");
+
+  const std::array<double, kNumFittedWeights> current_weights = divercite::WeightsOf(current);
+  PrintWeights("current weights", current_weights, training, validation);
+  const divercite::FitResult fit = divercite::FitWeights(training, current, fixed);
+  if (!fit.ok) {
+    return Fail("the features are linearly dependent over these positions; fix some weights");
+  }
+  PrintWeights("fitted weights", fit.weights, training, validation);
+
+  // What is left unexplained, by who is to move: the value of moving last, which no weight
+  // stands for.
+  double residual[2] = {0, 0};
+  int count[2] = {0, 0};
+  for (const FitSample& sample : training) {
+    double evaluation = divercite::weights::kPoint * sample.score_difference;
+    for (int k = 0; k < kNumFittedWeights; ++k) evaluation += fit.weights[k] * sample.features[k];
+    residual[sample.first_player_to_move ? 0 : 1] += sample.target_cp - evaluation;
+    ++count[sample.first_player_to_move ? 0 : 1];
+  }
+  std::printf("mean residual (centipoints) with the first player to move %.1f, the second %.1f\n",
+              count[0] ? residual[0] / count[0] : 0.0, count[1] ? residual[1] / count[1] : 0.0);
+
+  std::printf("as match options:");
+  for (int k = 0; k < kNumFittedWeights; ++k) {
+    std::printf(" option.%s=%ld", kEvalWeightOptions[k].name, std::lround(fit.weights[k]));
+  }
+  std::printf("\n");
+  return 0;
+}
