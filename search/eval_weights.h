@@ -37,6 +37,11 @@ struct EvalWeights {
   //   +15: 75.0 %   -40: 88.75 %   -60: 77.5 %   -100: 60.0 %
   // and in self-play, +40 against +15: -35 +/- 76 Elo (60 games, tc=3+0.05).
   int city_in_hand = -40;
+  // Being to move, as the first player and as the second (who places the last piece of the
+  // game). Within one depth they change no choice (every leaf has the same side to move);
+  // they make the score an estimate of the final margin at odd and even depths alike.
+  int tempo_first_player = 0;
+  int tempo_second_player = 0;
 };
 
 struct EvalWeightOption {
@@ -52,6 +57,8 @@ inline constexpr EvalWeightOption kEvalWeightOptions[] = {
     {"EvalOpenOne", &EvalWeights::open_one, -1000, 1000},
     {"EvalOwnColourSlot", &EvalWeights::own_colour_slot, -1000, 1000},
     {"EvalCityInHand", &EvalWeights::city_in_hand, -1000, 1000},
+    {"EvalTempoFirstPlayer", &EvalWeights::tempo_first_player, -1000, 1000},
+    {"EvalTempoSecondPlayer", &EvalWeights::tempo_second_player, -1000, 1000},
 };
 
 }  // namespace divercite

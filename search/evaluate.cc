@@ -13,6 +13,8 @@ EvalFeatures ComputeEvalFeatures(const Position& position) {
   const Player us = position.SideToMove();
   const Player them = Opponent(us);
   features.score_difference = position.Score(us) - position.Score(them);
+  features.first_player_to_move = us == Player::kFirst;
+  features.second_player_to_move = us == Player::kSecond;
 
   const Bitboard occupied = position.Occupied();
   // Open threes per owner: the best gain and the number of them.
@@ -71,6 +73,8 @@ EvalTerms WeighFeatures(const EvalFeatures& f, const EvalWeights& w) {
   terms.open_divercite = f.open_twos * w.open_two + f.open_ones * w.open_one;
   terms.own_colour_slots = f.own_colour_slots * w.own_colour_slot;
   terms.cities_in_hand = f.cities_held * w.city_in_hand;
+  terms.tempo = f.first_player_to_move * w.tempo_first_player +
+                f.second_player_to_move * w.tempo_second_player;
   return terms;
 }
 

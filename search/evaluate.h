@@ -20,8 +20,10 @@ struct EvalTerms {
   int open_divercite = 0;
   int own_colour_slots = 0;
   int cities_in_hand = 0;
+  int tempo = 0;
   int Total() const {
-    return score_difference + open_three + open_divercite + own_colour_slots + cities_in_hand;
+    return score_difference + open_three + open_divercite + own_colour_slots + cities_in_hand +
+           tempo;
   }
 };
 
@@ -37,6 +39,8 @@ struct EvalFeatures {
   int open_ones = 0;         // cities with one or no neighbour, ours minus theirs
   int own_colour_slots = 0;  // empty neighbours of cities past a divercité, ours minus theirs
   int cities_held = 0;       // cities in hand, ours minus theirs
+  int first_player_to_move = 0;   // 1 or 0
+  int second_player_to_move = 0;  // 1 or 0
 };
 EvalFeatures ComputeEvalFeatures(const Position& position);
 
@@ -46,7 +50,8 @@ inline constexpr int EvalFeatures::*kFeatureOfWeightOption[] = {
     &EvalFeatures::own_three_gain, &EvalFeatures::their_three_gain,
     &EvalFeatures::extra_threats,  &EvalFeatures::open_twos,
     &EvalFeatures::open_ones,      &EvalFeatures::own_colour_slots,
-    &EvalFeatures::cities_held,
+    &EvalFeatures::cities_held,    &EvalFeatures::first_player_to_move,
+    &EvalFeatures::second_player_to_move,
 };
 static_assert(std::size(kFeatureOfWeightOption) == std::size(kEvalWeightOptions));
 

@@ -37,7 +37,7 @@ TEST(EvalFeaturesTest, EvaluationIsTheWeightedSumOfTheFeatures) {
 
 TEST(FitWeightsTest, RecoversTheWeightsThatMadeTheTargets) {
   std::mt19937_64 rng(5);
-  const std::array<double, kNumFittedWeights> truth = {55, 20, -10, 90, 35, 15, -25};
+  const std::array<double, kNumFittedWeights> truth = {55, 20, -10, 90, 35, 15, -25, 60, -30};
   std::vector<FitSample> samples(500);
   for (FitSample& sample : samples) {
     sample.score_difference = static_cast<int>(rng() % 21) - 10;
@@ -111,7 +111,6 @@ TEST(SamplesFromGameTest, OnePerPositionBeforeTheFirstExactScoreSeenFromItsSideT
     const Position& position = line[4 + i];
     EXPECT_EQ(sample.ply, 4 + i);
     EXPECT_EQ(sample.game, 11);
-    EXPECT_EQ(sample.first_player_to_move, position.SideToMove() == Player::kFirst);
     // Move 17 is made by the side to move at positions 17, 15, ...: +300 there.
     EXPECT_EQ(sample.target_cp, (17 - i) % 2 == 0 ? 300 : -300) << i;
     EXPECT_EQ(sample.features, FittedFeatures(position));

@@ -95,7 +95,6 @@ absl::StatusOr<std::vector<FitSample>> SamplesFromGame(const GameRecord& record)
     FitSample sample;
     sample.ply = position.Ply();
     sample.game = record.game;
-    sample.first_player_to_move = position.SideToMove() == Player::kFirst;
     // The exact score is the view of the side to move before move `first_exact`: the same
     // side as before move i when the two are an even number of plies apart.
     sample.target_cp = (first_exact - i) % 2 == 0 ? exact_cp : -exact_cp;

@@ -29,7 +29,6 @@ inline constexpr int kNumFittedWeights = static_cast<int>(std::size(kEvalWeightO
 
 struct FitSample {
   int ply = 0;              // of the position (0 = start)
-  bool first_player_to_move = true;
   int game = 0;             // the record's game number, to split by game
   int target_cp = 0;        // exact value found later, side to move's view
   int score_difference = 0; // points, side to move's view

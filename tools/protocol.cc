@@ -440,6 +440,7 @@ void Protocol::ShowEvaluation() {
   Send(absl::StrFormat("open divercites   %6d", terms.open_divercite));
   Send(absl::StrFormat("own-colour slots  %6d", terms.own_colour_slots));
   Send(absl::StrFormat("cities in hand    %6d", terms.cities_in_hand));
+  Send(absl::StrFormat("tempo             %6d", terms.tempo));
   Send(absl::StrFormat("total             %6d", terms.Total()));
 }
 

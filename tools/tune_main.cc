@@ -157,19 +157,27 @@ int main(int argc, char** argv) {
   }
   PrintWeights("fitted weights", fit.weights, training, validation);
 
-  // What is left unexplained, by who is to move: the value of moving last, which no weight
-  // stands for.
-  double residual[2] = {0, 0};
-  int count[2] = {0, 0};
-  for (const FitSample& sample : training) {
-    double evaluation = divercite::weights::kPoint * sample.score_difference;
-    for (int k = 0; k < kNumFittedWeights; ++k) evaluation += fit.weights[k] * sample.features[k];
-    residual[sample.first_player_to_move ? 0 : 1] += sample.target_cp - evaluation;
-    ++count[sample.first_player_to_move ? 0 : 1];
+  // How the fit does by stage of the game: one set of weights for all plies may fit some
+  // stages worse than others.
+  std::printf("fitted, by stage (training):\n");
+  for (int first = 0; first < divercite::kTotalPlies; first += 8) {
+    std::vector<FitSample> stage;
+    for (const FitSample& sample : training) {
+      if (sample.ply >= first && sample.ply < first + 8) stage.push_back(sample);
+    }
+    if (stage.empty()) continue;
+    double residual = 0;
+    for (const FitSample& sample : stage) {
+      double evaluation = divercite::weights::kPoint * sample.score_difference;
+      for (int k = 0; k < kNumFittedWeights; ++k) {
+        evaluation += fit.weights[k] * sample.features[k];
+      }
+      residual += sample.target_cp - evaluation;
+    }
+    std::printf("  plies %d-%d: %zu positions, mean error %+.0f cp, mean squared %.2f\n", first,
+                first + 7, stage.size(), residual / stage.size(),
+                divercite::MeanSquaredError(stage, fit.weights));
   }
-  std::printf("mean residual (centipoints) with the first player to move %.1f, the second %.1f\n",
-              count[0] ? residual[0] / count[0] : 0.0, count[1] ? residual[1] / count[1] : 0.0);
-
   std::printf("as match options:");
   for (int k = 0; k < kNumFittedWeights; ++k) {
     std::printf(" option.%s=%ld", kEvalWeightOptions[k].name, std::lround(fit.weights[k]));
