@@ -21,6 +21,9 @@
 // in the cache) lost more to its misses of capacity than it saved: 8-26 % more nodes and
 // 2-21 % more time on games 1-2. Leaving the nodes 3 plies from the end unordered, or
 // handing the solver the nodes 15 plies from the end, changed the time by +-10 %, no gain.
+// A countermove bonus (the last cutoff's reply to the previous move, worth half a point or
+// two and a half in the ordering) made more nodes: games 0-2, 25.2 / 53.9 / 84.8 M ->
+// 28.3 / 60.1 / 88.5 M and 33.2 / 87.6 / 98.1 M.
 #ifndef DIVERCITE_SEARCH_ENDGAME_H_
 #define DIVERCITE_SEARCH_ENDGAME_H_
 
