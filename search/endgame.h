@@ -5,10 +5,15 @@
 // margin's bounds tested at every node above the last two plies. It shares the main search's
 // table, under keys of its own.
 //
-// Measured (bench/engine_figures.py solve: `go depth 40`, Hash 256; positions = 16 plies
-// before the end of reference games 0-4), seconds to the exact value:
-//   one thread   3.6 / 8.7 / 11.4 / 16.6 / 25.2  (median 11.4; 25.2-159 M nodes)
-//   two threads  3.2 / 4.2 /  8.5 / 12.7 / 19.3  (median 8.5, Lazy SMP on both cores)
+// Measured (bench/engine_figures.py solve: `go depth 40`, Hash 256; positions = N plies
+// before the end of reference games 0-4), seconds to the exact value, with the fitted
+// evaluation weights (which order the solver's moves from 11 plies left up):
+//   12 plies, one thread   0.01 / 0.02 / 0.03 / 0.09 / 0.02
+//   14 plies, one thread   0.17 / 0.29 / 1.29 / 2.32 / 0.67
+//   16 plies, one thread   2.9 / 7.3 / 8.6 / 15.1 / 17.9  (median 8.6; 20-123 M nodes)
+//   16 plies, two threads  2.6 / 3.5 / 7.3 /  8.6 / 11.7  (median 7.3, Lazy SMP on both cores)
+//   18 plies, one thread   116 / 408 / 72  (games 0-2; 0.44-3.1 G nodes)
+// With the previous hand-set weights, 16 plies on one thread took median 11.4 s.
 // Before it (main search to the last move, looser bounds): game 0 took 52.8 s. The solver is
 // bound by the table's cache misses more than by its instructions: computing the bounds from
 // the score now, skipping them and the ordering on the last two plies, and probing the table
@@ -16,7 +21,7 @@
 // only 0.4-7 %. Two-sided table entries and helpers testing other null windows than the
 // main worker's were tried and measured no faster (16 plies, two threads, two runs each).
 // Asking for a node's cluster before computing its bounds, and for the next child's while
-// one is searched, hides part of the misses: median 12.1 -> 11.4 s, same nodes, in one run.
+// one is searched, hides part of the misses: median 12.1 -> 11.4 s, same nodes, in one run (before the fitted weights).
 // A small private table per thread for the nodes 4-6 plies from the end (1 or 4 MiB, kept
 // in the cache) lost more to its misses of capacity than it saved: 8-26 % more nodes and
 // 2-21 % more time on games 1-2. Leaving the nodes 3 plies from the end unordered, or
