@@ -86,9 +86,8 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
   if (use_table) {
     TTEntry entry;
     if (tt_.Probe(key, entry) && entry.depth >= plies_left) {
-      if (entry.bound == Bound::kExact ||
-          (entry.bound == Bound::kLower && entry.value >= beta) ||
-          (entry.bound == Bound::kUpper && entry.value <= alpha)) {
+      if (entry.bound == Bound::kExact || entry.ProvesAtLeast(beta) ||
+          entry.ProvesAtMost(alpha)) {
         return entry.value;
       }
       if (position.IsLegal(entry.move)) table_move = entry.move;
@@ -142,9 +141,7 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
     }
     for (int i = 0; i < moves.size(); ++i) {
       TTEntry entry;
-      if (tt_.Probe(child_keys[i], entry) &&
-          (entry.bound == Bound::kUpper || entry.bound == Bound::kExact) &&
-          -entry.value >= beta) {
+      if (tt_.Probe(child_keys[i], entry) && entry.ProvesAtMost(-beta)) {
         return -entry.value;
       }
     }
@@ -189,10 +186,8 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
   }
 
   if (use_table) {
-    const Bound bound = best_value >= beta             ? Bound::kLower
-                        : best_value > original_alpha ? Bound::kExact
-                                                       : Bound::kUpper;
-    tt_.Store(key, best_move, plies_left, best_value, bound);
+    tt_.Store(key, best_move, plies_left, best_value,
+              BoundOfResult(best_value, original_alpha, beta));
   }
   return best_value;
 }

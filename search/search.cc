@@ -170,10 +170,8 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   if (shared_.tt.Probe(canonical.key, entry)) {
     tt_move = TransformMove(entry.move, InverseBoardSymmetry(canonical.symmetry));
     if (!tt_move.IsNone() && !position.IsLegal(tt_move)) tt_move = Move::None();
-    const bool fail_high = entry.value >= beta &&
-                           (entry.bound == Bound::kLower || entry.bound == Bound::kExact);
-    const bool fail_low = entry.value <= alpha &&
-                          (entry.bound == Bound::kUpper || entry.bound == Bound::kExact);
+    const bool fail_high = entry.ProvesAtLeast(beta);
+    const bool fail_low = entry.ProvesAtMost(alpha);
     if (!pv_node && entry.depth >= depth && (fail_high || fail_low)) {
       if (ply > 0) return entry.value;
       // At the root a cutoff must name its move: a fail-high entry holds the move that reached
@@ -208,9 +206,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
       child_keys.Play(move, us);
       TTEntry child_entry;
       if (shared_.tt.Probe(child_keys.Canonical().key, child_entry) &&
-          child_entry.depth >= depth - 1 &&
-          (child_entry.bound == Bound::kUpper || child_entry.bound == Bound::kExact) &&
-          -child_entry.value >= beta) {
+          child_entry.depth >= depth - 1 && child_entry.ProvesAtMost(-beta)) {
         pv_length_[ply + 1] = ply + 1;
         UpdatePv(ply, move);  // the move that reaches the value, for the root's sake
         return -child_entry.value;
@@ -274,11 +270,8 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   }
 
   // Step 8. Store the result in the canonical frame.
-  const Bound bound = best_value >= beta              ? Bound::kLower
-                      : best_value > original_alpha ? Bound::kExact
-                                                     : Bound::kUpper;
   shared_.tt.Store(canonical.key, TransformMove(best_move, canonical.symmetry), depth,
-                   best_value, bound);
+                   best_value, BoundOfResult(best_value, original_alpha, beta));
   return best_value;
 }
 

@@ -47,7 +47,19 @@ struct TTEntry {
   int depth = 0;
   int value = 0;
   Bound bound = Bound::kNone;
+  // Whether the entry proves the position's value is at least `beta` / at most `alpha`.
+  bool ProvesAtLeast(int beta) const {
+    return value >= beta && (bound == Bound::kLower || bound == Bound::kExact);
+  }
+  bool ProvesAtMost(int alpha) const {
+    return value <= alpha && (bound == Bound::kUpper || bound == Bound::kExact);
+  }
 };
+
+// What a fail-soft search's result within (alpha, beta) says of the value.
+inline Bound BoundOfResult(int value, int alpha, int beta) {
+  return value >= beta ? Bound::kLower : value > alpha ? Bound::kExact : Bound::kUpper;
+}
 
 class TranspositionTable {
  public:
