@@ -6,15 +6,13 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
-#include "absl/flags/usage_config.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "engine/move.h"
 #include "engine/position_string.h"
 #include "perft/perft.h"
+#include "tools/command_line.h"
 
 ABSL_FLAG(int, depth, 0, "Depth of the move tree to count (plies, 1-40). May also be given "
                          "as the only positional argument.");
@@ -27,26 +25,16 @@ ABSL_FLAG(int, threads, 1, "Threads sharing the root moves (1-256)");
 
 namespace {
 
-int Fail(const std::string& message) {
-  std::fprintf(stderr, "divercite-perft: %s\n", message.c_str());
-  std::fprintf(stderr, "Try 'divercite-perft --help'.\n");
-  return 2;
-}
+int Fail(absl::string_view message) { return divercite::UsageError("divercite-perft", message); }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  // --help lists the flags of this file (absl matches by the program's name by default).
-  absl::FlagsUsageConfig usage_config;
-  usage_config.contains_help_flags = [](absl::string_view path) {
-    return absl::EndsWith(path, "perft_main.cc");
-  };
-  absl::SetFlagsUsageConfig(usage_config);
-  absl::SetProgramUsageMessage(
+  const std::vector<char*> positional = divercite::ParseToolCommandLine(
+      argc, argv, "perft_main.cc",
       "Counts the leaves of the Divercité move tree.\n"
       "Usage: divercite-perft [--depth=]N [--fen='<rows> <side>'] [--moves='m1 m2 ...'] "
       "[--divide] [--threads=T]");
-  const std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   int depth = absl::GetFlag(FLAGS_depth);
   if (positional.size() > 2) return Fail("too many arguments; the only positional one is N");
   if (positional.size() == 2) {

@@ -21,7 +21,8 @@
 // only 0.4-7 %. Two-sided table entries and helpers testing other null windows than the
 // main worker's were tried and measured no faster (16 plies, two threads, two runs each).
 // Asking for a node's cluster before computing its bounds, and for the next child's while
-// one is searched, hides part of the misses: median 12.1 -> 11.4 s, same nodes, in one run (before the fitted weights).
+// one is searched, hides part of the misses: median 12.1 -> 11.4 s, same nodes, in one run
+// (before the fitted weights).
 // A small private table per thread for the nodes 4-6 plies from the end (1 or 4 MiB, kept
 // in the cache) lost more to its misses of capacity than it saved: 8-26 % more nodes and
 // 2-21 % more time on games 1-2. Leaving the nodes 3 plies from the end unordered, or

@@ -29,7 +29,7 @@ struct EvalTerms {
 
 // What the evaluation counts, before any weight, from the side to move's view. The
 // evaluation is linear in these counts, so its weights can be fitted to game results by
-// least squares (tools/tune_eval).
+// least squares (divercite-tune, tools/eval_fit.h).
 struct EvalFeatures {
   int score_difference = 0;  // points
   int own_three_gain = 0;    // points our open threes would gain (we move: we complete one)

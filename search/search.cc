@@ -289,7 +289,8 @@ int Worker::FrontierSearch(const Position& position, int beta) {
       Position child = position;
       child.Play(move);
       CountNode();
-      best = std::max(best, child.IsGameOver() ? -FinalValue(child) : -Evaluate(child, shared_.eval_weights));
+      best = std::max(best, child.IsGameOver() ? -FinalValue(child)
+                                               : -Evaluate(child, shared_.eval_weights));
       if (best >= beta) return best;
     }
   }

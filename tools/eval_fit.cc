@@ -28,10 +28,11 @@ absl::StatusOr<Position> StartOf(const GameRecord& record) {
 
 absl::Status PlayText(Position& position, absl::string_view text, const GameRecord& record) {
   absl::StatusOr<Move> move = ParseMove(text);
-  if (!move.ok() || !position.IsLegal(*move)) {
+  const absl::Status status = move.ok() ? position.CheckLegal(*move) : move.status();
+  if (!status.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("game ", record.game, ": move '", text,
-                                                   "' at ply ", position.Ply(),
-                                                   " is not legal"));
+                                                   "' at ply ", position.Ply(), ": ",
+                                                   status.message()));
   }
   position.Play(*move);
   return absl::OkStatus();
@@ -133,7 +134,7 @@ FitResult FitWeights(const std::vector<FitSample>& samples, const EvalWeights& s
       if (fixed[i]) continue;
       right[i] += sample.features[i] * residual;
       for (int j = 0; j < n; ++j) {
-        if (!fixed[j]) normal[i][j] += double{1} * sample.features[i] * sample.features[j];
+        if (!fixed[j]) normal[i][j] += static_cast<double>(sample.features[i]) * sample.features[j];
       }
     }
   }
@@ -149,14 +150,19 @@ FitResult FitWeights(const std::vector<FitSample>& samples, const EvalWeights& s
   return result;
 }
 
+double PredictedValue(const FitSample& sample,
+                      const std::array<double, kNumFittedWeights>& weights) {
+  double evaluation = weights::kPoint * sample.score_difference;
+  for (int k = 0; k < kNumFittedWeights; ++k) evaluation += weights[k] * sample.features[k];
+  return evaluation;
+}
+
 double MeanSquaredError(const std::vector<FitSample>& samples,
                         const std::array<double, kNumFittedWeights>& weights) {
   if (samples.empty()) return 0;
   double sum = 0;
   for (const FitSample& sample : samples) {
-    double evaluation = weights::kPoint * sample.score_difference;
-    for (int k = 0; k < kNumFittedWeights; ++k) evaluation += weights[k] * sample.features[k];
-    const double error = (sample.target_cp - evaluation) / weights::kPoint;
+    const double error = (sample.target_cp - PredictedValue(sample, weights)) / weights::kPoint;
     sum += error * error;
   }
   return sum / samples.size();

@@ -28,11 +28,12 @@ namespace divercite {
 inline constexpr int kNumFittedWeights = static_cast<int>(std::size(kEvalWeightOptions));
 
 struct FitSample {
-  int ply = 0;              // of the position (0 = start)
-  int game = 0;             // the record's game number, to split by game
-  int target_cp = 0;        // exact value found later, side to move's view
-  int score_difference = 0; // points, side to move's view
-  std::array<int, kNumFittedWeights> features{};  // in kEvalWeightOptions' order
+  int ply = 0;               // of the position (0 = start)
+  int game = 0;              // the record's game number, to split by game
+  int target_cp = 0;         // exact value found later, side to move's view
+  int score_difference = 0;  // points, side to move's view
+  // In kEvalWeightOptions' order.
+  std::array<int, kNumFittedWeights> features{};
 };
 
 // What one game gives: a sample per position before its first exact score. A game without
@@ -52,6 +53,10 @@ struct FitResult {
 // `start` and are not fitted.
 FitResult FitWeights(const std::vector<FitSample>& samples, const EvalWeights& start,
                      const std::array<bool, kNumFittedWeights>& fixed = {});
+
+// The evaluation of a sample's position with `weights`, in centipoints.
+double PredictedValue(const FitSample& sample,
+                      const std::array<double, kNumFittedWeights>& weights);
 
 // Mean squared error of the evaluation with `weights` over `samples`, in points squared.
 double MeanSquaredError(const std::vector<FitSample>& samples,

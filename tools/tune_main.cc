@@ -10,12 +10,10 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
-#include "absl/flags/usage_config.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "tools/command_line.h"
 #include "tools/eval_fit.h"
 #include "tools/json.h"
 
@@ -39,10 +37,7 @@ using divercite::FitSample;
 using divercite::kEvalWeightOptions;
 using divercite::kNumFittedWeights;
 
-int Fail(const std::string& message) {
-  std::fprintf(stderr, "divercite-tune: %s\nTry 'divercite-tune --help'.\n", message.c_str());
-  return 2;
-}
+int Fail(absl::string_view message) { return divercite::UsageError("divercite-tune", message); }
 
 int OptionIndex(absl::string_view name) {
   for (int k = 0; k < kNumFittedWeights; ++k) {
@@ -88,7 +83,7 @@ void PrintWeights(const char* title, const std::array<double, kNumFittedWeights>
   for (int k = 0; k < kNumFittedWeights; ++k) {
     std::printf("  %-22s %8.1f\n", kEvalWeightOptions[k].name, weights[k]);
   }
-  std::printf("  mean squared error (points^2): training %.3f", 
+  std::printf("  mean squared error (points^2): training %.3f",
               divercite::MeanSquaredError(training, weights));
   if (!validation.empty()) {
     std::printf(", validation %.3f", divercite::MeanSquaredError(validation, weights));
@@ -99,16 +94,11 @@ void PrintWeights(const char* title, const std::array<double, kNumFittedWeights>
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::FlagsUsageConfig usage_config;
-  usage_config.contains_help_flags = [](absl::string_view path) {
-    return absl::EndsWith(path, "tune_main.cc");
-  };
-  absl::SetFlagsUsageConfig(usage_config);
-  absl::SetProgramUsageMessage(
+  const std::vector<char*> positional = divercite::ParseToolCommandLine(
+      argc, argv, "tune_main.cc",
       "Fits the evaluation's weights to recorded games by least squares.\n"
       "Usage: divercite-tune --records=a.jsonl[,b.jsonl] [--validation_every=5] "
       "[--min_ply=P] [--max_ply=P] [--fix=Name,...] [--weights=Name=V,...]");
-  const std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   if (positional.size() > 1) return Fail(absl::StrCat("unexpected argument '", positional[1], "'"));
   const std::vector<std::string> paths = absl::GetFlag(FLAGS_records);
   if (paths.empty()) return Fail("--records is required");
@@ -140,13 +130,13 @@ int main(int argc, char** argv) {
         ReadSamples(path, validation_every, training, validation, games, games_without_samples);
     if (!status.ok()) return Fail(std::string(status.message()));
   }
-  auto in_range = [&](const FitSample& s) { return s.ply < min_ply || s.ply > max_ply; };
-  std::erase_if(training, in_range);
-  std::erase_if(validation, in_range);
-  std::printf("%d games (%d without an exact score or not ended normally); positions: "
-              "%zu training, %zu validation (plies %d-%d)\n",
-              games, games_without_samples, training.size(), validation.size(), min_ply,
-              max_ply);
+  auto outside_plies = [&](const FitSample& s) { return s.ply < min_ply || s.ply > max_ply; };
+  std::erase_if(training, outside_plies);
+  std::erase_if(validation, outside_plies);
+  std::printf(
+      "%d games (%d without an exact score or not ended normally); positions: "
+      "%zu training, %zu validation (plies %d-%d)\n",
+      games, games_without_samples, training.size(), validation.size(), min_ply, max_ply);
   if (training.size() < 10 * kNumFittedWeights) return Fail("too few positions to fit");
 
   const std::array<double, kNumFittedWeights> current_weights = divercite::WeightsOf(current);
@@ -168,11 +158,7 @@ int main(int argc, char** argv) {
     if (stage.empty()) continue;
     double residual = 0;
     for (const FitSample& sample : stage) {
-      double evaluation = divercite::weights::kPoint * sample.score_difference;
-      for (int k = 0; k < kNumFittedWeights; ++k) {
-        evaluation += fit.weights[k] * sample.features[k];
-      }
-      residual += sample.target_cp - evaluation;
+      residual += sample.target_cp - divercite::PredictedValue(sample, fit.weights);
     }
     std::printf("  plies %d-%d: %zu positions, mean error %+.0f cp, mean squared %.2f\n", first,
                 first + 7, stage.size(), residual / stage.size(),
