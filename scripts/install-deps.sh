@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Installs with apt whichever build dependency is missing; does nothing when all are present.
+# Installs with apt whichever dependency is missing; does nothing when all are present.
+# The C++ build needs the first line; the course bridge (tools/seahorse/) and its tests run
+# the course's own framework on Debian's Python 3 (/usr/bin/python3) with the second; plots
+# use matplotlib.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ libabsl-dev libgtest-dev libbenchmark-dev libmimalloc-dev)
+packages=(cmake ninja-build g++ libabsl-dev libgtest-dev libbenchmark-dev libmimalloc-dev
+  python3 python3-loguru python3-socketio python3-aiohttp python3-nest-asyncio python3-colorama
+  python3-numpy python3-matplotlib)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,0 +1,241 @@
+// Game analysis against brute force: a live `divercite` analyses games, and every exact value
+// and loss it reports near the end must be what an exhaustive search of the last plies gives.
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "engine/movegen.h"
+#include "engine/position_string.h"
+#include "gtest/gtest.h"
+#include "tools/analysis/analysis_report.h"
+#include "tools/analysis/game_analysis.h"
+#include "tools/analysis/game_sources.h"
+#include "tools/json.h"
+
+namespace divercite {
+namespace {
+
+// Exhaustive negamax: the final margin under best play, centipoints, side to move's view.
+int BruteForce(const Position& position) {
+  if (position.IsGameOver()) {
+    const Player us = position.SideToMove();
+    return 100 * (position.Score(us) - position.Score(Opponent(us)));
+  }
+  int best = -1'000'000;
+  ForEachLegalMove(position, [&](Move move) {
+    Position child = position;
+    child.Play(move);
+    best = std::max(best, -BruteForce(child));
+  });
+  return best;
+}
+
+std::vector<std::string> ReferenceGameMoves(int index) {
+  std::ifstream in(std::string(DIVERCITE_REFERENCE_DIR) + "/games.jsonl");
+  std::string line;
+  for (int i = 0; i <= index; ++i) std::getline(in, line);
+  absl::StatusOr<JsonValue> json = JsonValue::Parse(line);
+  EXPECT_TRUE(json.ok()) << json.status();
+  std::vector<std::string> moves;
+  if (!json.ok()) return moves;
+  for (const JsonValue& move : json->Find("moves")->AsArray()) moves.push_back(move.AsString());
+  return moves;
+}
+
+EngineClient MakeEngine() {
+  EngineConfig config;
+  config.name = "divercite";
+  config.command = DIVERCITE_ENGINE_BINARY;
+  config.options = {{"Hash", "16"}};
+  return EngineClient(config);
+}
+
+std::vector<Position> PositionsOf(const GameToAnalyze& game) {
+  std::vector<Position> positions = {game.start};
+  for (const Move move : game.moves) {
+    positions.push_back(positions.back());
+    positions.back().Play(move);
+  }
+  return positions;
+}
+
+TEST(Analysis, ExactValuesAndLossesMatchBruteForceOverTheLastPlies) {
+  constexpr int kSolvePlies = 8;
+  for (const int reference : {0, 1, 2}) {
+    SCOPED_TRACE(absl::StrCat("reference game ", reference));
+    absl::StatusOr<GameToAnalyze> game =
+        GameFromMoveList(absl::StrJoin(ReferenceGameMoves(reference), " "));
+    ASSERT_TRUE(game.ok()) << game.status();
+    EngineClient engine = MakeEngine();
+    AnalysisSettings settings;
+    settings.solve_plies = kSolvePlies;
+    settings.depth = 3;
+    absl::StatusOr<GameAnalysis> analysis = AnalyzeGame(*game, settings, engine);
+    engine.Quit();
+    ASSERT_TRUE(analysis.ok()) << analysis.status();
+    ASSERT_EQ(analysis->moves.size(), 40u);
+    const std::vector<Position> positions = PositionsOf(*game);
+    for (int k = 0; k < 40; ++k) {
+      const MoveAnalysis& move = analysis->moves[k];
+      EXPECT_EQ(move.ply, k);
+      EXPECT_EQ(move.move, game->moves[k]);
+      EXPECT_GE(move.loss, 0);
+      if (positions[k].PliesLeft() > kSolvePlies) {
+        EXPECT_FALSE(move.exact) << "ply " << k;
+        continue;
+      }
+      ASSERT_TRUE(move.exact) << "ply " << k;
+      const int best = BruteForce(positions[k]);
+      const int played = -BruteForce(positions[k + 1]);
+      EXPECT_EQ(move.value, best) << "ply " << k;
+      EXPECT_EQ(move.played, played) << "ply " << k;
+      EXPECT_EQ(move.loss, best - played) << "ply " << k;
+      // The engine's best move reaches the brute-force value.
+      Position after_best = positions[k];
+      after_best.Play(move.best);
+      EXPECT_EQ(-BruteForce(after_best), best) << "ply " << k;
+    }
+    EXPECT_EQ(analysis->first_exact_ply, 40 - kSolvePlies);
+    EXPECT_EQ(analysis->final_scores[0], positions.back().Score(Player::kFirst));
+    EXPECT_EQ(analysis->final_scores[1], positions.back().Score(Player::kSecond));
+  }
+}
+
+// Perfect play by both sides over the last 6 plies, but for the first player's move at ply
+// 34, the worst it had: the analysis must single that move out.
+TEST(Analysis, ADeliberatelyBadMoveIsTheLargestMistake) {
+  constexpr int kBadPly = 34;
+  const std::vector<std::string> reference = ReferenceGameMoves(3);
+  absl::StatusOr<Position> start = PlayMoveTexts(
+      Position::Start(), std::vector<absl::string_view>(reference.begin(), reference.begin() + kBadPly));
+  ASSERT_TRUE(start.ok()) << start.status();
+
+  GameToAnalyze game;
+  game.p1 = "careless";
+  game.p2 = "perfect";
+  game.start = *start;
+  game.start_string = absl::StrCat("fen ", ToPositionString(*start));
+  Position position = *start;
+  int bad_loss = 0;
+  while (!position.IsGameOver()) {
+    // Best (or, at the bad ply, worst) by brute force over what is left.
+    Move chosen;
+    int chosen_value = 0;
+    const bool worst = position.Ply() == kBadPly;
+    ForEachLegalMove(position, [&](Move move) {
+      Position child = position;
+      child.Play(move);
+      const int value = -BruteForce(child);
+      if (chosen.IsNone() || (worst ? value < chosen_value : value > chosen_value)) {
+        chosen = move;
+        chosen_value = value;
+      }
+    });
+    if (worst) bad_loss = BruteForce(position) - chosen_value;
+    game.moves.push_back(chosen);
+    position.Play(chosen);
+  }
+  ASSERT_GT(bad_loss, 0) << "the position at ply 34 must have a losing move";
+  ASSERT_EQ(position.SideToMove(), Player::kFirst);
+
+  EngineClient engine = MakeEngine();
+  AnalysisSettings settings;
+  settings.solve_plies = 8;
+  absl::StatusOr<GameAnalysis> analysis = AnalyzeGame(game, settings, engine);
+  engine.Quit();
+  ASSERT_TRUE(analysis.ok()) << analysis.status();
+  const PlayerSummary& careless = analysis->players[0];
+  ASSERT_EQ(careless.largest.size(), 1u);
+  EXPECT_EQ(careless.largest[0].ply, kBadPly);
+  EXPECT_EQ(careless.largest[0].move, game.moves[kBadPly - 34]);
+  EXPECT_EQ(careless.largest[0].loss, bad_loss);
+  EXPECT_EQ(careless.loss, bad_loss);
+  EXPECT_EQ(analysis->players[1].loss, 0);
+  EXPECT_TRUE(analysis->players[1].largest.empty());
+  for (const MoveAnalysis& move : analysis->moves) EXPECT_TRUE(move.exact);
+
+  // The JSON contract: the fields other tools read.
+  const JsonValue json = AnalysisJson(*analysis);
+  const JsonValue::Array& moves = json.Find("moves")->AsArray();
+  ASSERT_EQ(moves.size(), 6u);
+  const JsonValue& bad = moves[kBadPly - 34];
+  EXPECT_EQ(*bad.Find("ply")->AsInt64(), kBadPly);
+  EXPECT_EQ(bad.Find("move")->AsString(), MoveToString(game.moves[kBadPly - 34]));
+  EXPECT_EQ(*bad.Find("loss")->AsInt64(), bad_loss);
+  EXPECT_TRUE(bad.Find("exact")->AsBool());
+  EXPECT_TRUE(bad.Find("best")->is_string());
+  EXPECT_TRUE(bad.Find("value")->is_integer());
+  const JsonValue* summary = json.Find("summary");
+  ASSERT_NE(summary, nullptr);
+  EXPECT_EQ(*summary->Find("p1")->Find("loss")->AsInt64(), bad_loss);
+  EXPECT_EQ(*summary->Find("p1")->Find("mistakes")->AsArray()[0].Find("ply")->AsInt64(), kBadPly);
+}
+
+TEST(Analysis, RecordsKeepTheOpeningApartFromThePlayersMoves) {
+  const std::vector<std::string> reference = ReferenceGameMoves(0);
+  GameRecord record;
+  record.game = 7;
+  record.p1 = "a";
+  record.p2 = "b";
+  record.result = "1-0";
+  record.start = "startpos";
+  record.opening = absl::StrJoin(reference.begin(), reference.begin() + 4, " ");
+  for (size_t k = 4; k < reference.size(); ++k) {
+    MoveRecord move;
+    move.move = reference[k];
+    record.moves.push_back(move);
+  }
+  absl::StatusOr<GameToAnalyze> game = GameFromRecord(record);
+  ASSERT_TRUE(game.ok()) << game.status();
+  EXPECT_EQ(game->game, 7);
+  EXPECT_EQ(game->opening_plies, 4);
+  EXPECT_EQ(game->moves.size(), 40u);
+
+  record.moves[10].move = reference[2];  // an occupied cell by then
+  absl::StatusOr<GameToAnalyze> bad = GameFromRecord(record);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find(absl::StrCat("move 15 '", reference[2], "'")),
+            std::string::npos)
+      << bad.status();
+}
+
+TEST(Analysis, CourseRecordingErrorsAreNamed) {
+  // The shape the course's StateRecorder writes: a list of states with the board's cells.
+  const std::string players =
+      R"j("players": [{"name": "a_1", "id": 11, "piece_type": "W"},)j"
+      R"j( {"name": "b_2", "id": 22, "piece_type": "B"}])j";
+  const std::string empty = absl::StrCat(R"j({"scores": {"11": 0, "22": 0}, )j", players,
+                                         R"j(, "rep": {"env": {}, "dim": [9, 9]}, "step": 0})j");
+  const std::string one = absl::StrCat(
+      R"j({"scores": {"11": 0, "22": 0}, )j", players,
+      R"j(, "rep": {"env": {"(3, 2)": {"piece_type": "RCW", "owner_id": 11}}, "dim": [9, 9]}, "step": 1})j");
+  absl::StatusOr<GameToAnalyze> game = GameFromCourseRecording(absl::StrCat("[", empty, ",", one, "]"));
+  ASSERT_TRUE(game.ok()) << game.status();
+  EXPECT_EQ(game->p1, "a_1");
+  EXPECT_EQ(game->p2, "b_2");
+  ASSERT_EQ(game->moves.size(), 1u);
+  EXPECT_EQ(MoveToString(game->moves[0]), "RC32");
+
+  std::string wrong_score = one;
+  wrong_score.replace(wrong_score.find(R"("11": 0)"), 7, R"("11": 3)");
+  absl::StatusOr<GameToAnalyze> bad = GameFromCourseRecording(absl::StrCat("[", empty, ",", wrong_score, "]"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("state 1: the recording gives 3 points to a_1"),
+            std::string::npos)
+      << bad.status();
+
+  std::string second_player_first = one;
+  second_player_first.replace(second_player_first.find("RCW"), 3, "RCB");
+  bad = GameFromCourseRecording(absl::StrCat("[", empty, ",", second_player_first, "]"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("not to move"), std::string::npos) << bad.status();
+
+  EXPECT_FALSE(GameFromCourseRecording("{}").ok());
+  EXPECT_FALSE(GameFromCourseRecording("[1, 2").ok());
+}
+
+}  // namespace
+}  // namespace divercite

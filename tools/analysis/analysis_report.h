@@ -1,0 +1,39 @@
+// The analysis of a game as text for people, as one JSON line for tools, and as a picture.
+//
+// The JSON object (a contract other tools rely on) holds at least:
+//   {"game": N|null, "p1": "...", "p2": "...", "start": "startpos"|"fen ...",
+//    "result": "1-0"|"0-1"|"1/2-1/2"|"*", "final": [p1, p2],
+//    "settings": {"solve_plies": 14, "depth": 8, "movetime": null},
+//    "moves": [{"ply": 0, "side": "p1", "move": "RC14", "best": "BC23", "value": 120,
+//               "played": 80, "loss": 40, "exact": false, "opening": false}, ...],
+//    "summary": {"p1": {"name": "...", "moves": 20, "loss": 310,
+//                       "mistakes": [{"ply": 24, "move": "...", "best": "...", "loss": 200}]},
+//                "p2": {...}, "first_exact_ply": 26|null, "decided_ply": 30|null,
+//                "seconds": 4.2}}
+// ply: 0-based ply of the move (pieces on the board before it); value: centipoints before the
+// move from the mover's view (the best move's value); played: the value of the move played;
+// loss: centipoints the move lost (0 for a best move, never negative); exact: value and loss
+// are exact. Summary losses are centipoints over the player's own moves (not the opening).
+#ifndef DIVERCITE_TOOLS_ANALYSIS_ANALYSIS_REPORT_H_
+#define DIVERCITE_TOOLS_ANALYSIS_ANALYSIS_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "tools/analysis/game_analysis.h"
+#include "tools/json.h"
+
+namespace divercite {
+
+std::string AnalysisText(const GameAnalysis& analysis);
+JsonValue AnalysisJson(const GameAnalysis& analysis);
+
+// Draws the first player's margin over the game (exact values and search values apart, the
+// largest mistakes marked) into a PNG, with matplotlib run by `python`.
+absl::Status PlotAnalysis(const GameAnalysis& analysis, const std::string& png_path,
+                          const std::string& python = "python3");
+
+}  // namespace divercite
+
+#endif  // DIVERCITE_TOOLS_ANALYSIS_ANALYSIS_REPORT_H_

@@ -1,0 +1,157 @@
+#include "tools/analysis/game_analysis.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
+
+namespace divercite {
+namespace {
+
+constexpr absl::Duration kStartTimeout = absl::Seconds(30);
+// The search limits (depth, move time, the solver's reach) bound every answer; this only
+// catches an engine that never answers.
+constexpr absl::Duration kAnswerTimeout = absl::Hours(24);
+constexpr int kLargestMistakes = 3;
+
+// What the engine (or the rules, for a finished game) says of one position.
+struct PositionValue {
+  int value = 0;  // side to move's view
+  Move best;      // None when the game is over
+  bool exact = false;
+};
+
+std::string PositionLine(const GameToAnalyze& game, size_t moves_played) {
+  std::string line = absl::StrCat("position ", game.start_string);
+  if (moves_played > 0) {
+    absl::StrAppend(&line, " moves ",
+                    absl::StrJoin(game.moves.begin(), game.moves.begin() + moves_played, " ",
+                                  [](std::string* out, Move m) {
+                                    absl::StrAppend(out, MoveToString(m));
+                                  }));
+  }
+  return line;
+}
+
+std::string GoLine(const Position& position, const AnalysisSettings& settings) {
+  if (position.PliesLeft() <= settings.solve_plies) return "go depth 40";
+  if (settings.movetime_ms > 0) return absl::StrCat("go movetime ", settings.movetime_ms);
+  return absl::StrCat("go depth ", settings.depth);
+}
+
+absl::StatusOr<PositionValue> ValueOf(const GameToAnalyze& game, size_t moves_played,
+                                      const Position& position, const AnalysisSettings& settings,
+                                      EngineClient& engine) {
+  if (position.IsGameOver()) {
+    const Player us = position.SideToMove();
+    return PositionValue{100 * (position.Score(us) - position.Score(Opponent(us))), Move::None(),
+                         true};
+  }
+  const auto where = [&] { return absl::StrCat("ply ", position.Ply(), ": "); };
+  absl::StatusOr<EngineReply> reply =
+      engine.Go(PositionLine(game, moves_played), GoLine(position, settings), kAnswerTimeout);
+  if (!reply.ok()) return absl::Status(reply.status().code(), where() + std::string(reply.status().message()));
+  absl::StatusOr<Move> best = ParseMove(reply->bestmove);
+  const absl::Status legal = best.ok() ? position.CheckLegal(*best) : best.status();
+  if (!legal.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(where(), engine.config().name, " answered '",
+                                                   reply->bestmove, "': ", legal.message()));
+  }
+  if (!reply->score_cp) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where(), engine.config().name, " reported no score"));
+  }
+  return PositionValue{*reply->score_cp, *best, reply->exact};
+}
+
+int FirstPlayerView(const Position& position, int value) {
+  return position.SideToMove() == Player::kFirst ? value : -value;
+}
+
+int Sign(int x) { return (x > 0) - (x < 0); }
+
+void Summarize(GameAnalysis& analysis) {
+  for (const MoveAnalysis& move : analysis.moves) {
+    if (move.opening) continue;
+    PlayerSummary& player = analysis.players[Index(move.side)];
+    ++player.moves;
+    player.loss += move.loss;
+    if (move.loss > 0) player.largest.push_back({move.ply, move.move, move.best, move.loss});
+  }
+  for (PlayerSummary& player : analysis.players) {
+    std::stable_sort(player.largest.begin(), player.largest.end(),
+                     [](const Mistake& a, const Mistake& b) { return a.loss > b.loss; });
+    if (player.largest.size() > kLargestMistakes) player.largest.resize(kLargestMistakes);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<GameAnalysis> AnalyzeGame(const GameToAnalyze& game,
+                                         const AnalysisSettings& settings, EngineClient& engine) {
+  const absl::Time began = absl::Now();
+  std::vector<Position> positions = {game.start};
+  for (size_t k = 0; k < game.moves.size(); ++k) {
+    const Move move = game.moves[k];
+    if (const absl::Status legal = positions.back().CheckLegal(move); !legal.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("move ", k + 1, " (", MoveToString(move), "): ", legal.message()));
+    }
+    positions.push_back(positions.back());
+    positions.back().Play(move);
+  }
+  if (absl::Status status = engine.EnsureStarted(kStartTimeout); !status.ok()) return status;
+  if (absl::Status status = engine.NewGame(kStartTimeout); !status.ok()) return status;
+
+  std::vector<PositionValue> values;
+  for (size_t k = 0; k < positions.size(); ++k) {
+    absl::StatusOr<PositionValue> value = ValueOf(game, k, positions[k], settings, engine);
+    if (!value.ok()) return value.status();
+    values.push_back(*value);
+  }
+
+  GameAnalysis analysis;
+  analysis.game = game;
+  analysis.settings = settings;
+  for (size_t k = 0; k < game.moves.size(); ++k) {
+    MoveAnalysis move;
+    move.ply = positions[k].Ply();
+    move.side = positions[k].SideToMove();
+    move.move = game.moves[k];
+    move.best = values[k].best;
+    move.value = values[k].value;
+    move.played = -values[k + 1].value;
+    move.loss = move.move == move.best ? 0 : std::max(0, move.value - move.played);
+    move.exact = values[k].exact && values[k + 1].exact;
+    move.opening = static_cast<int>(k) < game.opening_plies;
+    analysis.moves.push_back(move);
+  }
+  const Position& last = positions.back();
+  analysis.last_value = values.back().value;
+  analysis.last_exact = values.back().exact;
+  analysis.final_scores = {last.Score(Player::kFirst), last.Score(Player::kSecond)};
+  analysis.result = last.Result();
+
+  for (size_t k = 0; k < positions.size(); ++k) {
+    if (values[k].exact) {
+      analysis.first_exact_ply = positions[k].Ply();
+      break;
+    }
+  }
+  if (values.back().exact) {
+    // Walk back from the end while the exact values agree with the final result.
+    const int result = Sign(FirstPlayerView(last, values.back().value));
+    for (size_t k = positions.size(); k-- > 0;) {
+      if (!values[k].exact || Sign(FirstPlayerView(positions[k], values[k].value)) != result) {
+        break;
+      }
+      analysis.decided_ply = positions[k].Ply();
+    }
+  }
+  Summarize(analysis);
+  analysis.seconds = absl::ToDoubleSeconds(absl::Now() - began);
+  return analysis;
+}
+
+}  // namespace divercite

@@ -1,0 +1,99 @@
+// Game analysis: where a finished (or unfinished) game was won and lost, move by move.
+//
+// Every position of the game is searched by an engine over the protocol (so any engine that
+// speaks it can analyse, and the analysis never shares a process with what it judges). Near
+// the end, where the engine's exact solver reaches (`solve_plies` or fewer plies left), the
+// values are exact: the final margin under best play, tie-break included. Before that they
+// are search values at a fixed depth or move time.
+//
+// With V(k) the value of position k for its side to move (the value of its best move), the
+// move played at ply k is worth -V(k+1) to its mover, and it lost V(k) + V(k+1) points —
+// exactly, when both values are exact. A move that is the engine's own choice loses nothing,
+// and a search-value loss is never negative (a deeper look at the next position can find
+// more than the shallower one before it).
+#ifndef DIVERCITE_TOOLS_ANALYSIS_GAME_ANALYSIS_H_
+#define DIVERCITE_TOOLS_ANALYSIS_GAME_ANALYSIS_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/move.h"
+#include "engine/position.h"
+#include "tools/engine_client.h"
+
+namespace divercite {
+
+// A game to analyse: a start and the moves played from it.
+struct GameToAnalyze {
+  std::optional<int> game;    // its number in a records file, when it came from one
+  std::string p1 = "first player", p2 = "second player";
+  std::string start_string = "startpos";  // as in `position <start_string> moves ...`
+  Position start = Position::Start();
+  std::vector<Move> moves;
+  int opening_plies = 0;  // the first moves were an opening, not the players' choices
+};
+
+struct AnalysisSettings {
+  // Positions with at most this many plies left are solved exactly (`go depth 40`).
+  int solve_plies = 14;
+  // Earlier positions: `go depth <depth>`, or `go movetime <movetime_ms>` when that is set.
+  int depth = 8;
+  std::int64_t movetime_ms = 0;
+};
+
+struct MoveAnalysis {
+  int ply = 0;  // pieces on the board before the move (0 for the game's first move)
+  Player side = Player::kFirst;
+  Move move;
+  Move best;        // the engine's choice in the position before the move
+  int value = 0;    // V(k): centipoints of final margin, the mover's view, best play
+  int played = 0;   // -V(k+1): what the move played is worth, the mover's view
+  int loss = 0;     // centipoints the move lost, >= 0
+  bool exact = false;    // value, played and loss are exact
+  bool opening = false;  // part of the opening: not counted against its player
+};
+
+struct Mistake {
+  int ply = 0;
+  Move move, best;
+  int loss = 0;
+};
+
+struct PlayerSummary {
+  int moves = 0;  // moves of the player's own choice (opening excluded)
+  int loss = 0;   // centipoints lost over them
+  std::vector<Mistake> largest;  // the largest losses, largest first (at most 3, all > 0)
+};
+
+struct GameAnalysis {
+  GameToAnalyze game;
+  AnalysisSettings settings;
+  std::vector<MoveAnalysis> moves;
+  // The value of the position after the last move, its side to move's view (the final margin
+  // when the game is over).
+  int last_value = 0;
+  bool last_exact = false;
+  std::array<int, 2> final_scores{};  // the board's scores after the last move
+  GameResult result = GameResult::kOngoing;
+  std::array<PlayerSummary, 2> players;
+  // The first ply whose position has an exact value, if any.
+  std::optional<int> first_exact_ply;
+  // The first ply from which every exact value gives the game's final result (win, draw or
+  // loss for the first player). When it equals first_exact_ply the result may have been
+  // decided earlier, where the solver does not reach.
+  std::optional<int> decided_ply;
+  double seconds = 0;  // wall time of the analysis
+};
+
+// Analyses every move of `game` with `engine` (started and told `ucinewgame` here). Fails on
+// an illegal move in the game, or an engine that crashes, stalls or reports no score.
+absl::StatusOr<GameAnalysis> AnalyzeGame(const GameToAnalyze& game,
+                                         const AnalysisSettings& settings, EngineClient& engine);
+
+}  // namespace divercite
+
+#endif  // DIVERCITE_TOOLS_ANALYSIS_GAME_ANALYSIS_H_
