@@ -5,6 +5,7 @@
 #include "engine/movegen.h"
 #include "engine/zobrist.h"
 #include "search/eval_weights.h"
+#include "search/search_params.h"
 #include "search/evaluate.h"
 #include "search/move_order.h"
 
@@ -26,38 +27,43 @@ void EndgameSolver::CountNodes(std::uint64_t n) {
     return;
   }
   until_poll_ = 1024;
-  if (poll_(poll_context_)) stopped_ = true;
+  if ((*should_stop_)()) stopped_ = true;
 }
 
-int EndgameSolver::Solve(const Position& position, int alpha, int beta) {
+int EndgameSolver::Solve(const Position& position, int alpha, int beta,
+                         absl::FunctionRef<bool()> should_stop) {
   stopped_ = false;
-  return Search(position, alpha, beta);
+  should_stop_.emplace(should_stop);
+  const int value = Search(position, alpha, beta);
+  should_stop_.reset();
+  return value;
 }
 
-int EndgameSolver::SolveLastMove(const Position& position, int beta) {
-  int best = -kInfiniteMargin;
-  int tried = 0;
+int SolveLastMove(const Position& position, int beta, int& moves_tried) {
+  int best = -kInfiniteValue;
+  moves_tried = 0;
   const Player us = position.SideToMove();
   ForEachLegalMove(position, [&](Move move) {
     if (best >= beta) return;
     Position child = position;
     child.Play(move);
-    ++tried;
-    best = std::max(best, 100 * (child.Score(us) - child.Score(Opponent(us))));
+    ++moves_tried;
+    best = std::max(best, kPoint * (child.Score(us) - child.Score(Opponent(us))));
   });
-  CountNodes(tried);
   return best;
 }
 
 int EndgameSolver::SolveLastTwoMoves(const Position& position, int alpha, int beta) {
-  int best = -kInfiniteMargin;
+  int best = -kInfiniteValue;
   int tried = 0;
   ForEachLegalMove(position, [&](Move move) {
     if (best >= beta) return;
     Position child = position;
     child.Play(move);
     ++tried;
-    best = std::max(best, -SolveLastMove(child, -std::max(alpha, best)));
+    int last_tried = 0;
+    best = std::max(best, -SolveLastMove(child, -std::max(alpha, best), last_tried));
+    CountNodes(last_tried);
   });
   CountNodes(tried);
   return best;
@@ -68,12 +74,17 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
   if (stopped_) return 0;
   const int plies_left = position.PliesLeft();
   if (plies_left == 0) return FinalValue(position);
-  if (plies_left == 1) return SolveLastMove(position, beta);
+  if (plies_left == 1) {
+    int tried = 0;
+    const int value = SolveLastMove(position, beta, tried);
+    CountNodes(tried);
+    return value;
+  }
   if (plies_left == 2) return SolveLastTwoMoves(position, alpha, beta);
 
   // The table's cluster is asked for first and the bounds computed while it loads: they
   // often end the node before the table is read.
-  const bool use_table = plies_left >= weights::kEndgameTableMinPlies;
+  const bool use_table = plies_left >= params::kEndgameTableMinPlies;
   const std::uint64_t key = TableKey(position);
   if (use_table) tt_.Prefetch(key);
 
@@ -98,17 +109,11 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
   const Player us = position.SideToMove();
   MoveList moves;
   GenerateMoves(position, moves);
-  const bool order_by_evaluation = plies_left >= weights::kEndgameEvalOrderingMinPlies;
+  const bool order_by_evaluation = plies_left >= params::kEndgameEvalOrderingMinPlies;
   std::array<int, kMaxMoves> order_keys;
-  std::array<std::array<int, kNumColours>, kNumCells> worth;
-  Bitboard known = 0;
+  CellWorthCache worth(position);
   for (int i = 0; i < moves.size(); ++i) {
     const Move move = moves[i];
-    const int cell = move.cell();
-    if (!(known & Bit(cell))) {
-      worth[cell] = CellWorth(position, cell);
-      known |= Bit(cell);
-    }
     int key_value;
     if (move == table_move) {
       key_value = kTableMoveKey;
@@ -117,7 +122,7 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
       child.Play(move);
       key_value = -Evaluate(child);
     } else {
-      key_value = worth[cell][Index(move.colour())] * kPointKey +
+      key_value = worth.Of(move) * kPointKey +
                   static_cast<int>(history_[Index(us)][move.Index()] >> kHistoryShift);
     }
     // Insertion sort, best first; equal keys keep the generation order.
@@ -131,7 +136,7 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
   }
 
   // A child already proven good enough in the table ends the node before any search.
-  if (use_table && plies_left >= weights::kEndgameEtcMinPlies) {
+  if (use_table && plies_left >= params::kEndgameEtcMinPlies) {
     // Each child's key without playing it, and every cache line asked for before the first
     // is read: the probes' misses overlap.
     std::array<std::uint64_t, kMaxMoves> child_keys;
@@ -148,11 +153,11 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
   }
 
   const int original_alpha = alpha;
-  int best_value = -kInfiniteMargin;
+  int best_value = -kInfiniteValue;
   Move best_move;
   // The next child's cluster is asked for while this one is searched, so that it is in the
   // cache when that child probes it.
-  const bool children_use_table = plies_left > weights::kEndgameTableMinPlies;
+  const bool children_use_table = plies_left > params::kEndgameTableMinPlies;
   auto prefetch_child = [&](int i) {
     if (children_use_table && i < moves.size()) {
       tt_.Prefetch(key ^ ZobristKey(moves[i].cell(), moves[i].colour(), us));

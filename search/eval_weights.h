@@ -1,15 +1,7 @@
-// Every tuning constant of the evaluation and the search, one line each. Values are in
-// centipoints (100 = one point of the final margin) unless said otherwise.
+// The evaluation's weights, in centipoints (100 = one point of the final margin), and the
+// options that set them. The search's own constants are in search/search_params.h.
 #ifndef DIVERCITE_SEARCH_EVAL_WEIGHTS_H_
 #define DIVERCITE_SEARCH_EVAL_WEIGHTS_H_
-
-namespace divercite::weights {
-
-// --- Evaluation -----------------------------------------------------------------------------
-// A point on the board is a point of the final margin.
-inline constexpr int kPoint = 100;
-
-}  // namespace divercite::weights
 
 namespace divercite {
 
@@ -70,33 +62,5 @@ inline constexpr EvalWeightOption kEvalWeightOptions[] = {
 };
 
 }  // namespace divercite
-
-namespace divercite::weights {
-
-// --- Search ---------------------------------------------------------------------------------
-// Aspiration window half-width at the first try, widened x4 on each failure.
-inline constexpr int kAspirationWindow = 60;
-// The solver takes over once the end of the game is this many plies beyond the next
-// iteration's depth (the evaluation's iterations only order moves for it).
-inline constexpr int kSolverReach = 6;
-// Solving nodes with at most this many plies left go to the lean endgame solver.
-inline constexpr int kEndgameSolverPlies = 14;
-// The endgame solver uses the table from this many plies left up.
-inline constexpr int kEndgameTableMinPlies = 3;
-// ...orders its moves by the evaluation after them from this many plies left up...
-inline constexpr int kEndgameEvalOrderingMinPlies = 11;
-// ...and looks its children up in the table before searching from this many plies left up.
-inline constexpr int kEndgameEtcMinPlies = 6;
-// While solving, moves are ordered by the evaluation after them from this depth up.
-inline constexpr int kEvalOrderingMinDepth = 5;
-// While solving, children are looked up in the table before searching from this depth up.
-inline constexpr int kEtcMinDepth = 4;
-// Late move reductions: no reduction for the first moves or at shallow depth.
-inline constexpr int kLmrMinDepth = 3;
-inline constexpr int kLmrFirstReducedMove = 4;
-// reduction = log(depth) * log(move number) / kLmrDivisor (in hundredths).
-inline constexpr int kLmrDivisor = 200;
-
-}  // namespace divercite::weights
 
 #endif  // DIVERCITE_SEARCH_EVAL_WEIGHTS_H_

@@ -66,7 +66,7 @@ EvalFeatures ComputeEvalFeatures(const Position& position) {
 
 EvalTerms WeighFeatures(const EvalFeatures& f, const EvalWeights& w) {
   EvalTerms terms;
-  terms.score_difference = weights::kPoint * f.score_difference;
+  terms.score_difference = kPoint * f.score_difference;
   terms.open_three = f.own_three_gain * w.open_three_owner_to_move +
                      f.their_three_gain * w.open_three_owner_waiting +
                      f.extra_threats * w.open_three_extra_threat;
@@ -152,7 +152,7 @@ MarginBounds FinalMarginBounds(const Position& position) {
   int upper = high[me] - low[them];
   if (lower == 0) lower = -1;
   if (upper == 0) upper = 1;
-  return {weights::kPoint * lower, weights::kPoint * upper};
+  return {kPoint * lower, kPoint * upper};
 }
 
 }  // namespace divercite

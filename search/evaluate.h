@@ -10,6 +10,7 @@
 
 #include "engine/position.h"
 #include "search/eval_weights.h"
+#include "search/value.h"
 
 namespace divercite {
 
@@ -74,11 +75,6 @@ struct MarginBounds {
 };
 MarginBounds FinalMarginBounds(const Position& position);
 
-// The exact value of a finished game: 100 x final margin, side to move's view.
-inline int FinalValue(const Position& position) {
-  const Player us = position.SideToMove();
-  return 100 * (position.Score(us) - position.Score(Opponent(us)));
-}
 
 }  // namespace divercite
 

@@ -74,9 +74,7 @@ MoveOrderer::MoveOrderer(const Position& position, const MoveList& moves, Move t
                          const MoveHistory& history, int ply)
     : moves_(moves) {
   const Player us = position.SideToMove();
-  // Moves come grouped by colour, so each cell's worth is computed once, for all colours.
-  std::array<std::array<int, kNumColours>, kNumCells> worth;
-  Bitboard known = 0;
+  CellWorthCache worth(position);
   for (int i = 0; i < moves_.size(); ++i) {
     const Move move = moves_[i];
     quiet_[i] = false;
@@ -84,12 +82,7 @@ MoveOrderer::MoveOrderer(const Position& position, const MoveList& moves, Move t
       scores_[i] = kTTMoveScore;
       continue;
     }
-    const int cell = move.cell();
-    if (!(known & Bit(cell))) {
-      worth[cell] = CellWorth(position, cell);
-      known |= Bit(cell);
-    }
-    const int points = worth[cell][Index(move.colour())];
+    const int points = worth.Of(move);
     if (points > 0) {
       scores_[i] = points * kPointScore;
     } else if (points == 0 && history.IsKiller(ply, move)) {

@@ -11,14 +11,33 @@
 #include "engine/move.h"
 #include "engine/position.h"
 #include "search/eval_weights.h"
+#include "search/value.h"
 
 namespace divercite {
-
-inline constexpr int kMaxSearchPly = kTotalPlies + 1;
 
 // For one empty cell: what placing each colour there is worth to the side to move now, in
 // points: its own gain minus the opponent's, plus the opponent's divercité it would spoil.
 std::array<int, kNumColours> CellWorth(const Position& position, int cell);
+
+// CellWorth of one position, computed once per cell on first use: moves come grouped by
+// colour, so each cell is asked for up to four times.
+class CellWorthCache {
+ public:
+  explicit CellWorthCache(const Position& position) : position_(position) {}
+  int Of(Move move) {
+    const int cell = move.cell();
+    if (!(known_ & Bit(cell))) {
+      worth_[cell] = CellWorth(position_, cell);
+      known_ |= Bit(cell);
+    }
+    return worth_[cell][Index(move.colour())];
+  }
+
+ private:
+  const Position& position_;
+  Bitboard known_ = 0;
+  std::array<std::array<int, kNumColours>, kNumCells> worth_;
+};
 
 // Killer moves per ply and a history score per (player, move), learnt from cutoffs.
 class MoveHistory {
@@ -36,7 +55,7 @@ class MoveHistory {
   static constexpr int kHistoryLimit = 1 << 14;
   void Nudge(Player player, Move move, int bonus);
   std::array<std::array<int, kNumMoveIndices>, kNumPlayers> history_;
-  std::array<std::array<Move, 2>, kMaxSearchPly + 1> killers_;
+  std::array<std::array<Move, 2>, kMaxPly + 1> killers_;
 };
 
 class MoveOrderer {

@@ -11,6 +11,7 @@
 #include "engine/symmetry.h"
 #include "search/endgame.h"
 #include "search/eval_weights.h"
+#include "search/search_params.h"
 #include "search/evaluate.h"
 #include "search/move_order.h"
 
@@ -27,7 +28,7 @@ const auto& ReductionTable() {
     for (int d = 1; d <= kMaxPly; ++d) {
       for (int m = 1; m <= kMaxMoves; ++m) {
         r[d][m] = static_cast<std::uint8_t>(std::log(d) * std::log(m) * 100 /
-                                            weights::kLmrDivisor);
+                                            params::kLmrDivisor);
       }
     }
     return r;
@@ -56,7 +57,7 @@ struct SharedSearch {
 class Worker {
  public:
   Worker(SharedSearch& shared, int index)
-      : shared_(shared), index_(index), endgame_(shared.tt, nodes_, &PollStop, this) {
+      : shared_(shared), index_(index), endgame_(shared.tt, nodes_) {
     root_scores_.fill(MoveOrderer::kNoValue);
   }
 
@@ -85,9 +86,7 @@ class Worker {
     return shared_.stop.load(std::memory_order_relaxed);
   }
   void CheckLimits();
-  static bool PollStop(void* worker) { return static_cast<Worker*>(worker)->Stopped(); }
   int SolveRoot(const SymmetricKeys& keys, int guess, Move& best);
-  int SolveLastMove(const Position& position, int beta);
   int FrontierSearch(const Position& position, int beta);
   std::vector<Move> PrincipalVariation(Move first);
   void CountNode() {
@@ -138,13 +137,18 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
     // Step 2a. Near the end, the lean solver (a value without a move, so never at the root).
     if (depth <= shared_.endgame_solver_plies && ply > 0) {
       seldepth_ = std::max(seldepth_, ply + depth);
-      return endgame_.Solve(position, alpha, beta);
+      return endgame_.Solve(position, alpha, beta, [this] { return Stopped(); });
     }
     // The shortcuts below return a value without a move, so never at the root, which must
     // name the move that achieves its value (a table cutoff at the root once returned the
     // right value with a stale move: a won endgame was lost).
     // Step 2b. The last move of the game: the best final margin, nothing to order or store.
-    if (depth == 1 && ply > 0) return SolveLastMove(position, beta);
+    if (depth == 1 && ply > 0) {
+      int tried = 0;
+      const int value = SolveLastMove(position, beta, tried);
+      nodes_.store(nodes() + tried, std::memory_order_relaxed);
+      return value;
+    }
     // Step 2c. What the margin can still become: no need to search past a window it can
     // never reach.
     if (ply > 0) {
@@ -192,7 +196,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   if (ply == 0) orderer.PreferRootOrder(root_scores_);
   // While solving, ordering by the evaluation after each move (same position: 26.5 M ->
   // 19.3 M nodes, 9.5 s -> 8.1 s at kEvalOrderingMinDepth 5; 2 and 3 were slower).
-  if (ply > 0 && solving && depth >= weights::kEvalOrderingMinDepth) {
+  if (ply > 0 && solving && depth >= params::kEvalOrderingMinDepth) {
     orderer.PreferEvaluation(position, shared_.eval_weights);
   }
 
@@ -200,7 +204,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
   // Step 5a. Enhanced transposition cutoff: while solving, a child already proven good
   // enough in the table ends the node before anything is searched (14 plies left, reference
   // game 2 at ply 26: 20.9 M -> 16.9 M nodes, 8.2 s -> 6.9 s).
-  if (solving && !pv_node && depth >= weights::kEtcMinDepth) {
+  if (solving && !pv_node && depth >= params::kEtcMinDepth) {
     for (const Move move : moves) {
       SymmetricKeys child_keys = keys;
       child_keys.Play(move, us);
@@ -234,8 +238,8 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
       value = -Search(child, child_keys, -beta, -alpha, depth - 1, ply + 1, pv_node);
     } else {
       int reduction = 0;
-      if (!solving && depth >= weights::kLmrMinDepth &&
-          searched >= weights::kLmrFirstReducedMove && orderer.LastWasQuiet()) {
+      if (!solving && depth >= params::kLmrMinDepth &&
+          searched >= params::kLmrFirstReducedMove && orderer.LastWasQuiet()) {
         reduction = ReductionTable()[depth][std::min(searched, kMaxMoves)] - (pv_node ? 1 : 0);
         reduction = std::clamp(reduction, 0, depth - 2);
       }
@@ -297,23 +301,6 @@ int Worker::FrontierSearch(const Position& position, int beta) {
   return best;
 }
 
-// The value of a position with one move left: the best final margin over the moves (fail
-// soft: stops at the first that reaches beta).
-int Worker::SolveLastMove(const Position& position, int beta) {
-  int best = -kInfiniteValue;
-  MoveList moves;
-  GenerateMoves(position, moves);
-  for (const Move move : moves) {
-    Position child = position;
-    child.Play(move);
-    CountNode();
-    // The side to move now is the opponent of the player who moved.
-    best = std::max(best, -FinalValue(child));
-    if (best >= beta) break;
-  }
-  return best;
-}
-
 // Solves the root exactly with null-window searches (MTD(f)): exact values are whole points
 // (multiples of 100), so each test "value >= beta" halves nothing but moves the bound by at
 // least a point, starting from the guess of the last iteration. Returns the exact value, or
@@ -355,7 +342,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
       score = SolveRoot(keys, previous_score, solved_move);
     } else {
       // Step 0. Aspiration: a narrow window around the last score, widened on failure.
-      int window = weights::kAspirationWindow;
+      int window = params::kAspirationWindow;
       int alpha = -kInfiniteValue, beta = kInfiniteValue;
       if (depth >= 4) {
         alpha = std::max(previous_score - window, -kInfiniteValue);
@@ -404,7 +391,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
       result_.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
     }
     if (index_ != 0) {
-      if (depth + 1 < plies_left && depth + 1 + weights::kSolverReach >= plies_left) {
+      if (depth + 1 < plies_left && depth + 1 + params::kSolverReach >= plies_left) {
         depth = plies_left - 1;  // jump to the solve, as the main worker does
       }
       continue;
@@ -435,7 +422,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
     }
     previous_score = score;
     // Once the end is within reach, the evaluation's iterations teach little: solve.
-    if (depth + 1 < plies_left && depth + 1 + weights::kSolverReach >= plies_left &&
+    if (depth + 1 < plies_left && depth + 1 + params::kSolverReach >= plies_left &&
         max_depth == plies_left) {
       depth = plies_left - 1;
     }

@@ -13,15 +13,12 @@
 #include "engine/move.h"
 #include "engine/position.h"
 #include "search/eval_weights.h"
+#include "search/search_params.h"
 #include "search/timeman.h"
 #include "search/tt.h"
+#include "search/value.h"
 
 namespace divercite {
-
-// Values are centipoints of final margin from the side to move's view; an exact solved value
-// is 100 x the true final margin under best play.
-inline constexpr int kInfiniteValue = 32000;
-inline constexpr int kMaxPly = kTotalPlies + 1;
 
 struct IterationInfo {
   int depth = 0;
@@ -55,7 +52,7 @@ struct SearchOptions {
   EvalWeights eval_weights;
   // Solving nodes with at most this many plies left go to the lean endgame solver; the tests
   // set 0 to check the main search's own solving path against brute force.
-  int endgame_solver_plies = weights::kEndgameSolverPlies;
+  int endgame_solver_plies = params::kEndgameSolverPlies;
 };
 
 class Searcher {

@@ -15,8 +15,8 @@ namespace {
 
 using testing::BruteForceMargin;
 
-bool NeverStop(void*) { return false; }
-bool AlwaysStop(void*) { return true; }
+bool NeverStop() { return false; }
+bool AlwaysStop() { return true; }
 
 class EndgameTest : public ::testing::Test {
  protected:
@@ -26,15 +26,15 @@ class EndgameTest : public ::testing::Test {
 };
 
 TEST_F(EndgameTest, FailSoftValuesAgreeWithBruteForceInEveryWindow) {
-  EndgameSolver solver(tt_, nodes_, &NeverStop, nullptr);
+  EndgameSolver solver(tt_, nodes_);
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     const int plies = 34 + static_cast<int>(seed % 5);  // 2 to 6 plies left
     const Position position = testing::RandomGame(seed, plies).back();
     const int exact = 100 * BruteForceMargin(position);
     // The table is kept between windows on purpose: bounds stored by one must serve the next.
-    EXPECT_EQ(solver.Solve(position, -32000, 32000), exact) << "seed " << seed;
+    EXPECT_EQ(solver.Solve(position, -32000, 32000, NeverStop), exact) << "seed " << seed;
     for (int beta = exact - 300; beta <= exact + 300; beta += 100) {
-      const int value = solver.Solve(position, beta - 1, beta);
+      const int value = solver.Solve(position, beta - 1, beta, NeverStop);
       if (exact >= beta) {
         EXPECT_GE(value, beta) << "seed " << seed << " beta " << beta;
         EXPECT_LE(value, exact) << "a lower bound above the value, seed " << seed;
@@ -54,13 +54,13 @@ TEST_F(EndgameTest, SolvesFromTenPliesLeftAsTheSearchersAgree) {
   for (std::uint64_t seed = 50; seed < 56; ++seed) {
     const Position position = testing::RandomGame(seed, 30).back();
     tt_.Clear();
-    EndgameSolver solver(tt_, nodes_, &NeverStop, nullptr);
-    const int full = solver.Solve(position, -32000, 32000);
+    EndgameSolver solver(tt_, nodes_);
+    const int full = solver.Solve(position, -32000, 32000, NeverStop);
     tt_.Clear();
     int lower = -32000, upper = 32000;
     while (lower < upper) {
       const int beta = lower + (upper - lower + 1) / 2;
-      if (solver.Solve(position, beta - 1, beta) >= beta) {
+      if (solver.Solve(position, beta - 1, beta, NeverStop) >= beta) {
         lower = beta;
       } else {
         upper = beta - 1;
@@ -75,9 +75,9 @@ TEST_F(EndgameTest, SolvesFromTenPliesLeftAsTheSearchersAgree) {
 }
 
 TEST_F(EndgameTest, StopsWhenThePollSaysSo) {
-  EndgameSolver solver(tt_, nodes_, &AlwaysStop, nullptr);
+  EndgameSolver solver(tt_, nodes_);
   const Position position = testing::RandomGame(3, 28).back();
-  solver.Solve(position, -32000, 32000);
+  solver.Solve(position, -32000, 32000, AlwaysStop);
   EXPECT_TRUE(solver.stopped());
   // At most one poll interval of work before it noticed.
   EXPECT_LE(nodes_.load(), 1100u);

@@ -22,7 +22,7 @@ TEST(EvalFeaturesTest, EvaluationIsTheWeightedSumOfTheFeatures) {
     for (const Position& position : testing::RandomGame(seed)) {
       const EvalFeatures features = ComputeEvalFeatures(position);
       const std::array<int, kNumFittedWeights> vector = FittedFeatures(position);
-      int expected = weights::kPoint * features.score_difference;
+      int expected = kPoint * features.score_difference;
       bool any = false;
       for (int k = 0; k < kNumFittedWeights; ++k) {
         expected += vector[k] * (weights.*kEvalWeightOptions[k].weight);
@@ -41,7 +41,7 @@ TEST(FitWeightsTest, RecoversTheWeightsThatMadeTheTargets) {
   std::vector<FitSample> samples(500);
   for (FitSample& sample : samples) {
     sample.score_difference = static_cast<int>(rng() % 21) - 10;
-    double target = weights::kPoint * sample.score_difference;
+    double target = kPoint * sample.score_difference;
     for (int k = 0; k < kNumFittedWeights; ++k) {
       sample.features[k] = static_cast<int>(rng() % 9) - 4;
       target += truth[k] * sample.features[k];

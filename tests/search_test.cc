@@ -20,7 +20,7 @@ constexpr std::size_t kTestHashMegabytes = 1;
 using testing::BruteForceMargin;
 
 SearchResult SearchToDepth(const Position& position, int depth, int threads = 1,
-                           int endgame_solver_plies = weights::kEndgameSolverPlies) {
+                           int endgame_solver_plies = params::kEndgameSolverPlies) {
   Searcher searcher(kTestHashMegabytes);
   searcher.SetOptions({.threads = threads,
                        .move_overhead_ms = 0,
@@ -35,7 +35,7 @@ SearchResult SearchToDepth(const Position& position, int depth, int threads = 1,
 // search's own (table cutoffs, margin bounds, ETC, evaluation ordering) down to the last move.
 class SolverTest : public ::testing::TestWithParam<int> {};
 INSTANTIATE_TEST_SUITE_P(EndgameSolverPlies, SolverTest,
-                         ::testing::Values(weights::kEndgameSolverPlies, 0));
+                         ::testing::Values(params::kEndgameSolverPlies, 0));
 
 TEST_P(SolverTest, SolverEqualsBruteForceAndItsMoveAchievesIt) {
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {

@@ -126,7 +126,7 @@ FitResult FitWeights(const std::vector<FitSample>& samples, const EvalWeights& s
   std::array<std::array<double, n>, n> normal{};
   std::array<double, n> right{};
   for (const FitSample& sample : samples) {
-    double residual = sample.target_cp - weights::kPoint * sample.score_difference;
+    double residual = sample.target_cp - kPoint * sample.score_difference;
     for (int k = 0; k < n; ++k) {
       if (fixed[k]) residual -= result.weights[k] * sample.features[k];
     }
@@ -152,7 +152,7 @@ FitResult FitWeights(const std::vector<FitSample>& samples, const EvalWeights& s
 
 double PredictedValue(const FitSample& sample,
                       const std::array<double, kNumFittedWeights>& weights) {
-  double evaluation = weights::kPoint * sample.score_difference;
+  double evaluation = kPoint * sample.score_difference;
   for (int k = 0; k < kNumFittedWeights; ++k) evaluation += weights[k] * sample.features[k];
   return evaluation;
 }
@@ -162,7 +162,7 @@ double MeanSquaredError(const std::vector<FitSample>& samples,
   if (samples.empty()) return 0;
   double sum = 0;
   for (const FitSample& sample : samples) {
-    const double error = (sample.target_cp - PredictedValue(sample, weights)) / weights::kPoint;
+    const double error = (sample.target_cp - PredictedValue(sample, weights)) / kPoint;
     sum += error * error;
   }
   return sum / samples.size();
