@@ -7,6 +7,7 @@
 #define DIVERCITE_ENGINE_POSITION_H_
 
 #include <array>
+#include <cassert>
 #include <cstdint>
 #include <optional>
 
@@ -151,6 +152,10 @@ inline void Position::Play(Move move) {
   const Colour colour = move.colour();
   const Player player = SideToMove();
   const Bitboard bit = Bit(cell);
+  // Play() trusts its caller (CheckLegal is the checked way): Debug builds verify.
+  assert(!move.IsNone() && !IsGameOver());
+  assert(!(Occupied() & bit));
+  assert(PiecesLeft(player, move.kind(), colour) > 0);
   if (kCityCells & bit) {
     score_[Index(player)] += static_cast<std::int8_t>(CityValue(cell, colour));
     colour_[Index(colour)] |= bit;
@@ -172,6 +177,8 @@ inline void Position::Play(Move move) {
   supply_ -= std::uint32_t{1} << SupplyShift(player, move.kind(), colour);
   key_ ^= ZobristKey(cell, colour, player);
   if (++ply_ == kTotalPlies) ApplyLastMoveTieBreak();
+  assert(PopCount(Occupied()) == ply_);
+  assert(PopCount(owner_[0]) == (ply_ + 1) / 2 && PopCount(owner_[1]) == ply_ / 2);
 }
 
 inline std::array<int, kNumPlayers> Position::ScoreChange(Move move) const {

@@ -1,6 +1,7 @@
 #include "search/endgame.h"
 
 #include <array>
+#include <cassert>
 
 #include "engine/movegen.h"
 #include "engine/zobrist.h"
@@ -70,6 +71,7 @@ int EndgameSolver::SolveLastTwoMoves(const Position& position, int alpha, int be
 }
 
 int EndgameSolver::Search(const Position& position, int alpha, int beta) {
+  assert(-kInfiniteValue <= alpha && alpha < beta && beta <= kInfiniteValue);
   CountNodes(1);
   if (stopped_) return 0;
   const int plies_left = position.PliesLeft();

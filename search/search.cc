@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <thread>
@@ -123,6 +124,8 @@ void Worker::CheckLimits() {
 
 int Worker::Search(const Position& position, const SymmetricKeys& keys, int alpha, int beta,
                    int depth, int ply, bool pv_node) {
+  assert(-kInfiniteValue <= alpha && alpha < beta && beta <= kInfiniteValue);
+  assert(ply <= kMaxPly);
   pv_length_[ply] = ply;
   seldepth_ = std::max(seldepth_, ply);
   CountNode();

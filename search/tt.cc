@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <cstdlib>
 #include <cstring>
 
@@ -12,6 +13,8 @@
 #ifdef DIVERCITE_HAVE_MIMALLOC
 #include <mimalloc.h>
 #endif
+
+#include "search/value.h"
 
 namespace divercite {
 namespace {
@@ -100,6 +103,9 @@ bool TranspositionTable::Probe(std::uint64_t key, TTEntry& entry) const {
 // least: shallow and from an old search.
 void TranspositionTable::Store(std::uint64_t key, Move move, int depth, int value,
                                Bound bound) {
+  // The entry keeps the value in 16 bits; every real value is far inside that.
+  assert(-kInfiniteValue < value && value < kInfiniteValue);
+  assert(bound != Bound::kNone && depth >= 0 && depth <= kMaxPly);
   Cluster& cluster = ClusterFor(key);
   Entry* target = &cluster.entries[0];
   int worst = 1 << 30;
