@@ -6,6 +6,7 @@
 //   garbage  answers lines that are not a bestmove, then "bestmove" with no move
 //   illegal  answers a move on an occupied cell
 //   malformed answers "bestmove XX99"
+//   explained answers "info string error: <why>", then "bestmove (none)"
 //   slow     answers a legal move after --delay_ms
 //   stall    never answers isready
 //   good     always answers the first legal move
@@ -22,7 +23,8 @@
 #include "engine/movegen.h"
 #include "engine/position_string.h"
 
-ABSL_FLAG(std::string, mode, "good", "crash, hang, garbage, illegal, malformed, slow, stall, good");
+ABSL_FLAG(std::string, mode, "good",
+          "crash, hang, garbage, illegal, malformed, explained, slow, stall, good");
 ABSL_FLAG(int, after, 0, "good moves before misbehaving");
 ABSL_FLAG(int, delay_ms, 0, "delay of each answer in slow mode");
 
@@ -70,6 +72,8 @@ int main(int argc, char** argv) {
         std::cout << "bestmove " << move << std::endl;
       } else if (mode == "malformed") {
         std::cout << "bestmove XX99" << std::endl;
+      } else if (mode == "explained") {
+        std::cout << "info string error: the fake engine gives up\nbestmove (none)" << std::endl;
       } else if (mode == "slow") {
         std::this_thread::sleep_for(std::chrono::milliseconds(absl::GetFlag(FLAGS_delay_ms)));
         std::cout << "bestmove " << divercite::MoveToString(legal[0]) << std::endl;

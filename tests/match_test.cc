@@ -89,6 +89,19 @@ TEST(MatchFaultTest, AMalformedMoveLoses) {
   EXPECT_TRUE(absl::StrContains(outcome.records[0].reason, "XX99"));
 }
 
+TEST(MatchFaultTest, TheEnginesOwnErrorIsInTheReason) {
+  // An engine that cannot move says why before `bestmove (none)`: the record keeps its words.
+  const MatchOutcome outcome = RunMatch(FaultMatch("explained"));
+  ExpectFaultyLosesBoth(outcome, "illegal");
+  for (const GameRecord& record : outcome.records) {
+    EXPECT_TRUE(
+        absl::StrContains(record.reason, "played '(none)': move '(none)' must be 4 characters"))
+        << record.reason;
+    EXPECT_TRUE(absl::StrContains(record.reason, "(engine said: the fake engine gives up)"))
+        << record.reason;
+  }
+}
+
 TEST(MatchFaultTest, AnEngineThatCannotStartLoses) {
   std::vector<std::string> args = FaultMatch("good");
   args[5] = "cmd=/nonexistent/engine";

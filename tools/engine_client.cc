@@ -1,11 +1,21 @@
 #include "tools/engine_client.h"
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 
 namespace divercite {
+namespace {
+
+constexpr absl::string_view kErrorPrefix = "info string error:";
+
+}  // namespace
+
+std::string EngineSaid(absl::string_view error) {
+  return error.empty() ? "" : absl::StrCat(" (engine said: ", error, ")");
+}
 
 absl::Status EngineClient::Fail(EngineFailure failure, absl::Status status) {
   last_failure_ = failure;
@@ -97,13 +107,18 @@ absl::StatusOr<EngineReply> EngineClient::Go(const std::string& position_line,
       reply.elapsed = absl::Now() - start;
       if (words.size() < 2) {
         return Fail(EngineFailure::kGarbage,
-                    absl::InvalidArgumentError(absl::StrCat(config_.name, ": '", *line,
-                                                            "' names no move")));
+                    absl::InvalidArgumentError(absl::StrCat(
+                        config_.name, ": '", *line, "' names no move", EngineSaid(reply.error))));
       }
       reply.bestmove = std::string(words[1]);
       return reply;
     }
     if (words[0] != "info") continue;  // anything else is ignored, as in UCI
+    // Why the engine could not play (its own words), for the record of a lost game.
+    if (absl::StartsWith(*line, kErrorPrefix)) {
+      reply.error = std::string(
+          absl::StripAsciiWhitespace(absl::string_view(*line).substr(kErrorPrefix.size())));
+    }
     if (words.size() >= 3 && words[1] == "string" && words[2] == "exact") reply.exact = true;
     for (size_t i = 1; i + 2 < words.size(); ++i) {
       int cp = 0;

@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "tools/child_process.h"
 
@@ -30,8 +31,13 @@ struct EngineReply {
   std::string bestmove;              // as sent, unvalidated
   std::optional<int> score_cp;       // from the last info line with a score
   bool exact = false;                // an `info string exact` was seen
+  std::string error;                 // the last `info string error: X` seen: X
   absl::Duration elapsed;            // from sending `go` to receiving `bestmove`
 };
+
+// " (engine said: X)" for the error text X an engine sent before failing, "" for none: the
+// end of the reason recorded for a game it lost.
+std::string EngineSaid(absl::string_view error);
 
 // Why an exchange failed; the runner records it as the game's termination.
 enum class EngineFailure { kNone, kCrash, kStall, kTime, kGarbage };

@@ -119,8 +119,9 @@ GameRecord PlayGame(const GameSetup& setup) {
     absl::StatusOr<Move> move = ParseMove(reply->bestmove);
     absl::Status legal = move.ok() ? position.CheckLegal(*move) : move.status();
     if (!legal.ok()) {
-      return finish(p, "illegal", absl::StrCat(engines[p]->config().name, " played '",
-                                               reply->bestmove, "': ", legal.message()));
+      return finish(p, "illegal",
+                    absl::StrCat(engines[p]->config().name, " played '", reply->bestmove,
+                                 "': ", legal.message(), EngineSaid(reply->error)));
     }
     position.Play(*move);
     moves.push_back(reply->bestmove);
