@@ -13,7 +13,7 @@
 #include "tools/analysis/analysis_report.h"
 #include "tools/analysis/game_analysis.h"
 #include "tools/analysis/game_sources.h"
-#include "tools/json.h"
+#include "tools/common/json.h"
 
 namespace divercite {
 namespace {

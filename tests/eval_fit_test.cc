@@ -1,4 +1,4 @@
-#include "tools/eval_fit.h"
+#include "tools/tune/eval_fit.h"
 
 #include <random>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "tools/json.h"
+#include "tools/common/json.h"
 
 #include <bit>
 #include <cmath>

@@ -7,10 +7,10 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "tools/json.h"
-#include "tools/match_runner.h"
-#include "tools/match_settings.h"
-#include "tools/match_stats.h"
+#include "tools/common/json.h"
+#include "tools/match/match_runner.h"
+#include "tools/match/match_settings.h"
+#include "tools/match/match_stats.h"
 
 namespace divercite {
 namespace {

@@ -8,7 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
-#include "tools/child_process.h"
+#include "tools/common/child_process.h"
 
 namespace divercite {
 namespace {

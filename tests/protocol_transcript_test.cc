@@ -16,7 +16,7 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "tools/child_process.h"
+#include "tools/common/child_process.h"
 
 namespace divercite {
 namespace {

@@ -10,7 +10,7 @@
 #include "engine/position_string.h"
 #include "gtest/gtest.h"
 #include "perft/perft.h"
-#include "tools/json.h"
+#include "tools/common/json.h"
 
 namespace divercite {
 namespace {

@@ -51,7 +51,7 @@
 #include "engine/move.h"
 #include "engine/position.h"
 #include "engine/position_string.h"
-#include "tools/protocol.h"
+#include "tools/uci/protocol.h"
 
 namespace divercite {
 namespace {

@@ -3,7 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "tools/analysis/plot_analysis_script.h"
-#include "tools/child_process.h"
+#include "tools/common/child_process.h"
 
 namespace divercite {
 namespace {

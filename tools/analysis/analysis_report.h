@@ -22,7 +22,7 @@
 
 #include "absl/status/status.h"
 #include "tools/analysis/game_analysis.h"
-#include "tools/json.h"
+#include "tools/common/json.h"
 
 namespace divercite {
 

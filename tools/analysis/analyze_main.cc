@@ -17,7 +17,7 @@
 #include "tools/analysis/analysis_report.h"
 #include "tools/analysis/game_analysis.h"
 #include "tools/analysis/game_sources.h"
-#include "tools/command_line.h"
+#include "tools/common/command_line.h"
 
 ABSL_FLAG(std::string, records, "", "A match records file (JSON lines of divercite-match)");
 ABSL_FLAG(int, game, -1,

@@ -10,7 +10,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "engine/position_string.h"
-#include "tools/json.h"
+#include "tools/common/json.h"
 
 namespace divercite {
 namespace {

@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "tools/analysis/game_analysis.h"
-#include "tools/game_record.h"
+#include "tools/records/game_record.h"
 
 namespace divercite {
 

@@ -1,0 +1,145 @@
+#include "tools/match/engine_client.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
+namespace divercite {
+namespace {
+
+constexpr absl::string_view kErrorPrefix = "info string error:";
+
+}  // namespace
+
+std::string EngineSaid(absl::string_view error) {
+  return error.empty() ? "" : absl::StrCat(" (engine said: ", error, ")");
+}
+
+absl::Status EngineClient::Fail(EngineFailure failure, absl::Status status) {
+  last_failure_ = failure;
+  return status;
+}
+
+// Reads lines until one starts with `prefix`. End of output is a crash, no such line in time
+// a stall.
+absl::Status EngineClient::WaitFor(absl::string_view prefix, absl::Duration timeout) {
+  const absl::Time deadline = absl::Now() + timeout;
+  while (true) {
+    absl::StatusOr<std::string> line = process_->ReadLine(deadline - absl::Now());
+    if (absl::IsDeadlineExceeded(line.status())) {
+      return Fail(EngineFailure::kStall,
+                  absl::DeadlineExceededError(absl::StrCat(
+                      config_.name, ": no '", prefix, "' within ",
+                      absl::FormatDuration(timeout))));
+    }
+    if (!line.ok()) {
+      return Fail(EngineFailure::kCrash,
+                  absl::UnavailableError(absl::StrCat(config_.name, " exited (",
+                                                      line.status().message(), ")")));
+    }
+    if (absl::StartsWith(*line, prefix)) return absl::OkStatus();
+  }
+}
+
+absl::Status EngineClient::EnsureStarted(absl::Duration timeout) {
+  if (process_) return absl::OkStatus();
+  std::vector<std::string> argv = {config_.command};
+  argv.insert(argv.end(), config_.arguments.begin(), config_.arguments.end());
+  absl::StatusOr<std::unique_ptr<ChildProcess>> process = ChildProcess::Start(argv);
+  if (!process.ok()) return Fail(EngineFailure::kCrash, process.status());
+  process_ = std::move(*process);
+  absl::Status status = process_->WriteLine("uci");
+  if (status.ok()) status = WaitFor("uciok", timeout);
+  for (const auto& [name, value] : config_.options) {
+    if (!status.ok()) break;
+    status = process_->WriteLine(absl::StrCat("setoption name ", name, " value ", value));
+  }
+  if (status.ok()) status = process_->WriteLine("isready");
+  if (status.ok()) status = WaitFor("readyok", timeout);
+  if (!status.ok()) {
+    if (last_failure_ == EngineFailure::kNone) last_failure_ = EngineFailure::kCrash;
+    Kill();
+  }
+  return status;
+}
+
+absl::Status EngineClient::NewGame(absl::Duration timeout) {
+  if (!process_) return Fail(EngineFailure::kCrash, absl::FailedPreconditionError("not started"));
+  absl::Status status = process_->WriteLine("ucinewgame");
+  if (status.ok()) status = process_->WriteLine("isready");
+  if (!status.ok()) return Fail(EngineFailure::kCrash, status);
+  return WaitFor("readyok", timeout);
+}
+
+absl::StatusOr<EngineReply> EngineClient::Go(const std::string& position_line,
+                                             const std::string& go_line,
+                                             absl::Duration deadline) {
+  last_failure_ = EngineFailure::kNone;
+  if (!process_) return Fail(EngineFailure::kCrash, absl::FailedPreconditionError("not started"));
+  const absl::Time start = absl::Now();
+  absl::Status status = process_->WriteLine(position_line);
+  if (status.ok()) status = process_->WriteLine(go_line);
+  if (!status.ok()) return Fail(EngineFailure::kCrash, status);
+  EngineReply reply;
+  while (true) {
+    absl::StatusOr<std::string> line = process_->ReadLine(start + deadline - absl::Now());
+    if (absl::IsDeadlineExceeded(line.status())) {
+      // Over its time: ask for the move anyway, so a slow engine is told apart from a dead one
+      // in the record, but the game is lost either way.
+      (void)process_->WriteLine("stop");
+      absl::StatusOr<std::string> late = process_->ReadLine(absl::Milliseconds(200));
+      return Fail(EngineFailure::kTime,
+                  absl::DeadlineExceededError(absl::StrCat(
+                      config_.name, ": no bestmove within ", absl::FormatDuration(deadline),
+                      late.ok() ? "" : " and no answer to stop")));
+    }
+    if (!line.ok()) {
+      return Fail(EngineFailure::kCrash,
+                  absl::UnavailableError(absl::StrCat(config_.name, " exited during its move (",
+                                                      line.status().message(), ")")));
+    }
+    const std::vector<absl::string_view> words =
+        absl::StrSplit(*line, ' ', absl::SkipEmpty());
+    if (words.empty()) continue;
+    if (words[0] == "bestmove") {
+      reply.elapsed = absl::Now() - start;
+      if (words.size() < 2) {
+        return Fail(EngineFailure::kGarbage,
+                    absl::InvalidArgumentError(absl::StrCat(
+                        config_.name, ": '", *line, "' names no move", EngineSaid(reply.error))));
+      }
+      reply.bestmove = std::string(words[1]);
+      return reply;
+    }
+    if (words[0] != "info") continue;  // anything else is ignored, as in UCI
+    // Why the engine could not play (its own words), for the record of a lost game.
+    if (absl::StartsWith(*line, kErrorPrefix)) {
+      reply.error = std::string(
+          absl::StripAsciiWhitespace(absl::string_view(*line).substr(kErrorPrefix.size())));
+    }
+    if (words.size() >= 3 && words[1] == "string" && words[2] == "exact") reply.exact = true;
+    for (size_t i = 1; i + 2 < words.size(); ++i) {
+      int cp = 0;
+      if (words[i] == "score" && words[i + 1] == "cp" && absl::SimpleAtoi(words[i + 2], &cp)) {
+        reply.score_cp = cp;
+      }
+    }
+  }
+}
+
+void EngineClient::Kill() {
+  if (process_) process_->Kill();
+  process_.reset();
+}
+
+void EngineClient::Quit() {
+  if (!process_) return;
+  (void)process_->WriteLine("quit");
+  process_->CloseInput();
+  if (!process_->WaitForExit(absl::Milliseconds(500))) process_->Kill();
+  process_.reset();
+}
+
+}  // namespace divercite

@@ -1,0 +1,83 @@
+// One engine as the match runner sees it: a child process spoken to through the protocol
+// only. Every failure (cannot start, crash, stall, garbage, time) comes back as a status
+// the runner turns into a lost game; the engine can then be restarted.
+#ifndef DIVERCITE_TOOLS_MATCH_ENGINE_CLIENT_H_
+#define DIVERCITE_TOOLS_MATCH_ENGINE_CLIENT_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "tools/common/child_process.h"
+
+namespace divercite {
+
+struct EngineConfig {
+  std::string name;
+  std::string command;
+  std::vector<std::string> arguments;
+  std::vector<std::pair<std::string, std::string>> options;  // setoption name/value
+};
+
+// What the engine answered to one `go`.
+struct EngineReply {
+  std::string bestmove;              // as sent, unvalidated
+  std::optional<int> score_cp;       // from the last info line with a score
+  bool exact = false;                // an `info string exact` was seen
+  std::string error;                 // the last `info string error: X` seen: X
+  absl::Duration elapsed;            // from sending `go` to receiving `bestmove`
+};
+
+// " (engine said: X)" for the error text X an engine sent before failing, "" for none: the
+// end of the reason recorded for a game it lost.
+std::string EngineSaid(absl::string_view error);
+
+// Why an exchange failed; the runner records it as the game's termination.
+enum class EngineFailure { kNone, kCrash, kStall, kTime, kGarbage };
+
+class EngineClient {
+ public:
+  explicit EngineClient(EngineConfig config) : config_(std::move(config)) {}
+
+  const EngineConfig& config() const { return config_; }
+  bool running() const { return process_ != nullptr; }
+
+  // Starts the process (if not running), does the handshake (`uci` -> `uciok`), sets the
+  // options and waits for `readyok`. Failure: the engine cannot be used.
+  absl::Status EnsureStarted(absl::Duration timeout);
+
+  // `ucinewgame`, then `isready` answered within `timeout` (else a stall).
+  absl::Status NewGame(absl::Duration timeout);
+
+  // Sends the position and the go line, and waits for `bestmove` until `deadline` after
+  // sending. On DeadlineExceeded the engine is told to stop and given a short grace.
+  absl::StatusOr<EngineReply> Go(const std::string& position_line, const std::string& go_line,
+                                 absl::Duration deadline);
+
+  // Kills the process; the next EnsureStarted restarts it.
+  void Kill();
+  // `quit`, a short wait, then kill.
+  void Quit();
+
+  // How the last failed exchange failed.
+  EngineFailure last_failure() const { return last_failure_; }
+
+ private:
+  absl::Status Fail(EngineFailure failure, absl::Status status);
+  absl::Status WaitFor(absl::string_view prefix, absl::Duration timeout);
+
+  EngineConfig config_;
+  std::unique_ptr<ChildProcess> process_;
+  EngineFailure last_failure_ = EngineFailure::kNone;
+};
+
+}  // namespace divercite
+
+#endif  // DIVERCITE_TOOLS_MATCH_ENGINE_CLIENT_H_

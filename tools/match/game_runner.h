@@ -1,0 +1,28 @@
+// Plays one game between two engines, refereeing it with the rules library: every move is
+// parsed and checked here, clocks are kept here (wall time measured by the runner, never
+// what an engine claims), and any failure loses the game for the engine at fault.
+#ifndef DIVERCITE_TOOLS_MATCH_GAME_RUNNER_H_
+#define DIVERCITE_TOOLS_MATCH_GAME_RUNNER_H_
+
+#include "tools/match/engine_client.h"
+#include "tools/records/game_record.h"
+#include "tools/match/match_settings.h"
+
+namespace divercite {
+
+struct GameSetup {
+  EngineClient* first;   // moves first
+  EngineClient* second;
+  const TimeControl* first_tc;
+  const TimeControl* second_tc;
+  const Opening* opening;
+  absl::Duration stall_timeout;
+  absl::Duration max_move_time;
+};
+
+// Fills everything of the record but its schedule fields (game, round, pair, engines).
+GameRecord PlayGame(const GameSetup& setup);
+
+}  // namespace divercite
+
+#endif  // DIVERCITE_TOOLS_MATCH_GAME_RUNNER_H_

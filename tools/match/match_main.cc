@@ -1,0 +1,28 @@
+// divercite-match: engine-versus-engine matches and round-robin tournaments (see
+// match_settings.h for the command line).
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "tools/match/match_runner.h"
+#include "tools/match/match_settings.h"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-help" || args[0] == "-h") {
+    std::cout << divercite::UsageText();
+    return args.empty() ? 2 : 0;
+  }
+  absl::StatusOr<divercite::MatchSettings> settings = divercite::ParseMatchSettings(args);
+  if (!settings.ok()) {
+    std::cerr << "divercite-match: " << settings.status().message() << "\n"
+              << "Try 'divercite-match --help'.\n";
+    return 2;
+  }
+  divercite::MatchRunner runner(*settings, std::cout);
+  if (absl::Status status = runner.Run(); !status.ok()) {
+    std::cerr << "divercite-match: " << status.message() << "\n";
+    return 1;
+  }
+  return 0;
+}

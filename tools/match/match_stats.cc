@@ -1,0 +1,156 @@
+#include "tools/match/match_stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace divercite {
+namespace {
+
+constexpr double kZ95 = 1.959963984540054;  // two-sided 95 % normal quantile
+
+// The Elo interval of a mean score per observation `mean` with variance per observation
+// `variance` over `n` observations: normal approximation on the score, mapped through the
+// logistic curve.
+EloEstimate FromMoments(double mean, double variance, double n) {
+  EloEstimate estimate;
+  estimate.score = mean;
+  estimate.elo = EloFromScore(mean);
+  if (n > 0 && variance == 0) {
+    // Every observation alike (say, 6 wins out of 6): the normal approximation has nothing
+    // to say about the interval, and a perfect score has no finite Elo.
+    constexpr double kInfinity = std::numeric_limits<double>::infinity();
+    if (mean == 1) estimate.elo = kInfinity;
+    if (mean == 0) estimate.elo = -kInfinity;
+    estimate.error95 = kInfinity;
+    estimate.los = mean > 0.5 ? 1 : mean < 0.5 ? 0 : 0.5;
+  } else if (n > 0) {
+    const double stderr_mean = std::sqrt(variance / n);
+    const double low = EloFromScore(mean - kZ95 * stderr_mean);
+    const double high = EloFromScore(mean + kZ95 * stderr_mean);
+    estimate.error95 = (high - low) / 2;
+    // LOS: probability that the true score exceeds 1/2 (normal approximation).
+    estimate.los = 0.5 * (1 + std::erf((mean - 0.5) / (stderr_mean * std::sqrt(2.0))));
+  }
+  return estimate;
+}
+
+}  // namespace
+
+double EloFromScore(double score) {
+  const double s = std::clamp(score, 1e-6, 1 - 1e-6);
+  return -400 * std::log10(1 / s - 1);
+}
+
+double ScoreFromElo(double elo) { return 1 / (1 + std::pow(10.0, -elo / 400)); }
+
+EloEstimate Estimate(const Tally& tally) {
+  const double n = tally.games();
+  if (n == 0) return {};
+  const double mean = tally.score();
+  const double variance = (tally.wins * (1 - mean) * (1 - mean) +
+                           tally.draws * (0.5 - mean) * (0.5 - mean) +
+                           tally.losses * mean * mean) /
+                          n;
+  EloEstimate estimate = FromMoments(mean, variance, n);
+  estimate.draw_ratio = tally.draws / n;
+  return estimate;
+}
+
+EloEstimate Estimate(const Pentanomial& pairs) {
+  double n = 0, sum = 0;
+  for (int k = 0; k < 5; ++k) {
+    n += pairs[k];
+    sum += pairs[k] * (k / 4.0);  // a pair's score per game: 0, 1/4, 1/2, 3/4, 1
+  }
+  if (n == 0) return {};
+  const double mean = sum / n;
+  double variance = 0;
+  for (int k = 0; k < 5; ++k) variance += pairs[k] * (k / 4.0 - mean) * (k / 4.0 - mean);
+  variance /= n;
+  return FromMoments(mean, variance, n);
+}
+
+// The generalised sequential probability ratio test of M. Van den Bergh ("A practical
+// introduction to the GSPRT", 2015, as used by fishtest and fastchess): for i.i.d.
+// observations with sample mean s and variance v, testing mean s0 against s1,
+//   LLR ~= n (s1 - s0) (2 s - s0 - s1) / (2 v),
+// with s0 = ScoreFromElo(elo0), s1 = ScoreFromElo(elo1) (logistic Elo). Wald's bounds:
+//   lower = ln(beta / (1 - alpha)), upper = ln((1 - beta) / alpha).
+// The observations are games (trinomial) or, with paired openings, pairs (pentanomial:
+// their correlation is then accounted for).
+SprtState Sprt(const SprtParameters& parameters, const Tally& tally, const Pentanomial* pairs) {
+  SprtState state;
+  state.lower = std::log(parameters.beta / (1 - parameters.alpha));
+  state.upper = std::log((1 - parameters.beta) / parameters.alpha);
+  double n = 0, mean = 0, variance = 0;
+  if (pairs != nullptr) {
+    for (int k = 0; k < 5; ++k) {
+      n += (*pairs)[k];
+      mean += (*pairs)[k] * (k / 4.0);
+    }
+    if (n == 0) return state;
+    mean /= n;
+    for (int k = 0; k < 5; ++k) variance += (*pairs)[k] * (k / 4.0 - mean) * (k / 4.0 - mean);
+    variance /= n;
+  } else {
+    n = tally.games();
+    if (n == 0) return state;
+    mean = tally.score();
+    variance = (tally.wins * (1 - mean) * (1 - mean) + tally.draws * (0.5 - mean) * (0.5 - mean) +
+                tally.losses * mean * mean) /
+               n;
+  }
+  if (variance <= 0) return state;  // no information yet (all results equal)
+  const double s0 = ScoreFromElo(parameters.elo0);
+  const double s1 = ScoreFromElo(parameters.elo1);
+  state.llr = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance);
+  if (state.llr >= state.upper) state.decision = SprtDecision::kAcceptH1;
+  if (state.llr <= state.lower) state.decision = SprtDecision::kAcceptH0;
+  return state;
+}
+
+// Minorisation-maximisation for the Bradley-Terry model (D. R. Hunter, "MM algorithms for
+// generalized Bradley-Terry models", Ann. Statist. 32(1), 2004): strengths
+//   g_i <- W_i / sum_j n_ij / (g_i + g_j),
+// with draws as half a win to each side; Elo_i = 400 log10(g_i), shifted to mean 0.
+std::vector<double> BradleyTerryElo(const std::vector<std::vector<double>>& points,
+                                    const std::vector<std::vector<int>>& games) {
+  const size_t n = points.size();
+  std::vector<std::vector<double>> w(n, std::vector<double>(n, 0));
+  std::vector<std::vector<double>> g(n, std::vector<double>(n, 0));
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < n; ++j) {
+      if (i == j || games[i][j] + games[j][i] == 0) continue;
+      w[i][j] = points[i][j] + 0.5;  // the virtual draw
+      g[i][j] = games[i][j] + 1.0;
+    }
+  }
+  std::vector<double> strength(n, 1.0);
+  for (int iteration = 0; iteration < 10000; ++iteration) {
+    double change = 0;
+    std::vector<double> next(n);
+    for (size_t i = 0; i < n; ++i) {
+      double won = 0, denominator = 0;
+      for (size_t j = 0; j < n; ++j) {
+        if (g[i][j] == 0) continue;
+        won += w[i][j];
+        denominator += g[i][j] / (strength[i] + strength[j]);
+      }
+      next[i] = denominator > 0 ? won / denominator : strength[i];
+    }
+    double log_mean = 0;
+    for (size_t i = 0; i < n; ++i) log_mean += std::log(next[i]) / n;
+    for (size_t i = 0; i < n; ++i) {
+      next[i] /= std::exp(log_mean);
+      change = std::max(change, std::abs(next[i] - strength[i]));
+    }
+    strength = next;
+    if (change < 1e-10) break;
+  }
+  std::vector<double> elo(n);
+  for (size_t i = 0; i < n; ++i) elo[i] = 400 * std::log10(strength[i]);
+  return elo;
+}
+
+}  // namespace divercite
