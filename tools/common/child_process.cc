@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,74 +30,91 @@ int DecodeStatus(int status) {
 
 }  // namespace
 
+void UniqueFd::reset(int fd) {
+  if (fd_ >= 0) close(fd_);
+  fd_ = fd;
+}
+
+namespace {
+
+struct Pipe {
+  UniqueFd read, write;
+};
+
+absl::StatusOr<Pipe> MakePipe() {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) return ErrnoError("pipe");
+  return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
+}
+
+// posix_spawn's file actions and attributes, destroyed on every path.
+class SpawnSetup {
+ public:
+  SpawnSetup() {
+    posix_spawn_file_actions_init(&actions_);
+    posix_spawnattr_init(&attributes_);
+  }
+  ~SpawnSetup() {
+    posix_spawn_file_actions_destroy(&actions_);
+    posix_spawnattr_destroy(&attributes_);
+  }
+  SpawnSetup(const SpawnSetup&) = delete;
+  SpawnSetup& operator=(const SpawnSetup&) = delete;
+  posix_spawn_file_actions_t* actions() { return &actions_; }
+  posix_spawnattr_t* attributes() { return &attributes_; }
+
+ private:
+  posix_spawn_file_actions_t actions_;
+  posix_spawnattr_t attributes_;
+};
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(
     const std::vector<std::string>& argv) {
   if (argv.empty() || argv[0].empty()) return absl::InvalidArgumentError("no command to run");
   signal(SIGPIPE, SIG_IGN);
-  int to_child[2], from_child[2], exec_error[2];
-  if (pipe2(to_child, O_CLOEXEC) != 0) return ErrnoError("pipe");
-  if (pipe2(from_child, O_CLOEXEC) != 0) {
-    close(to_child[0]);
-    close(to_child[1]);
-    return ErrnoError("pipe");
-  }
-  // Reports a failed exec back to the parent: the pipe closes silently on success.
-  if (pipe2(exec_error, O_CLOEXEC) != 0) {
-    for (int fd : {to_child[0], to_child[1], from_child[0], from_child[1]}) close(fd);
-    return ErrnoError("pipe");
-  }
+  absl::StatusOr<Pipe> to_child = MakePipe();
+  if (!to_child.ok()) return to_child.status();
+  absl::StatusOr<Pipe> from_child = MakePipe();
+  if (!from_child.ok()) return from_child.status();
+
+  // The child gets the pipes' other ends as stdin and stdout (dup2 clears close-on-exec on
+  // the copies; the originals close at exec), and SIGPIPE back to its default: we ignore it.
+  SpawnSetup setup;
+  posix_spawn_file_actions_adddup2(setup.actions(), to_child->read.get(), STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(setup.actions(), from_child->write.get(), STDOUT_FILENO);
+  sigset_t default_signals;
+  sigemptyset(&default_signals);
+  sigaddset(&default_signals, SIGPIPE);
+  posix_spawnattr_setsigdefault(setup.attributes(), &default_signals);
+  posix_spawnattr_setflags(setup.attributes(), POSIX_SPAWN_SETSIGDEF);
+
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
-
-  const pid_t pid = fork();
-  if (pid < 0) {
-    for (int fd : {to_child[0], to_child[1], from_child[0], from_child[1], exec_error[0],
-                   exec_error[1]}) {
-      close(fd);
-    }
-    return ErrnoError("fork");
-  }
-  if (pid == 0) {
-    dup2(to_child[0], STDIN_FILENO);
-    dup2(from_child[1], STDOUT_FILENO);
-    signal(SIGPIPE, SIG_DFL);
-    execvp(args[0], args.data());
-    const int error = errno;
-    [[maybe_unused]] ssize_t n = write(exec_error[1], &error, sizeof error);
-    _exit(127);
-  }
-  close(to_child[0]);
-  close(from_child[1]);
-  close(exec_error[1]);
-  int error = 0;
-  ssize_t n;
-  do {
-    n = read(exec_error[0], &error, sizeof error);
-  } while (n < 0 && errno == EINTR);
-  close(exec_error[0]);
-  if (n == sizeof error) {
-    waitpid(pid, nullptr, 0);
-    close(to_child[1]);
-    close(from_child[0]);
+  pid_t pid = 0;
+  // glibc reports a failed exec here, as the error code.
+  const int error =
+      posix_spawnp(&pid, args[0], setup.actions(), setup.attributes(), args.data(), environ);
+  if (error != 0) {
     return absl::NotFoundError(
         absl::StrCat("cannot run '", argv[0], "': ", std::strerror(error)));
   }
-  return std::unique_ptr<ChildProcess>(new ChildProcess(pid, to_child[1], from_child[0]));
+  return std::unique_ptr<ChildProcess>(
+      new ChildProcess(pid, std::move(to_child->write), std::move(from_child->read)));
 }
 
 ChildProcess::~ChildProcess() {
   if (!exit_code_) Kill();
-  if (input_fd_ >= 0) close(input_fd_);
-  if (output_fd_ >= 0) close(output_fd_);
 }
 
 absl::Status ChildProcess::WriteLine(absl::string_view line) {
-  if (input_fd_ < 0) return absl::FailedPreconditionError("input already closed");
+  if (!input_.valid()) return absl::FailedPreconditionError("input already closed");
   std::string data = absl::StrCat(line, "\n");
   size_t written = 0;
   while (written < data.size()) {
-    const ssize_t n = write(input_fd_, data.data() + written, data.size() - written);
+    const ssize_t n = write(input_.get(), data.data() + written, data.size() - written);
     if (n < 0) {
       if (errno == EINTR) continue;
       return absl::UnavailableError(
@@ -124,7 +142,7 @@ absl::StatusOr<std::string> ChildProcess::ReadLine(absl::Duration timeout) {
     if (left <= absl::ZeroDuration()) {
       return absl::DeadlineExceededError("no complete line in time");
     }
-    pollfd poller{output_fd_, POLLIN, 0};
+    pollfd poller{output_.get(), POLLIN, 0};
     const int ready =
         poll(&poller, 1, static_cast<int>(absl::ToInt64Milliseconds(left)) + 1);
     if (ready < 0) {
@@ -133,7 +151,7 @@ absl::StatusOr<std::string> ChildProcess::ReadLine(absl::Duration timeout) {
     }
     if (ready == 0) continue;
     char chunk[4096];
-    const ssize_t n = read(output_fd_, chunk, sizeof chunk);
+    const ssize_t n = read(output_.get(), chunk, sizeof chunk);
     if (n < 0) {
       if (errno == EINTR || errno == EAGAIN) continue;
       output_closed_ = true;
@@ -145,10 +163,7 @@ absl::StatusOr<std::string> ChildProcess::ReadLine(absl::Duration timeout) {
   }
 }
 
-void ChildProcess::CloseInput() {
-  if (input_fd_ >= 0) close(input_fd_);
-  input_fd_ = -1;
-}
+void ChildProcess::CloseInput() { input_.reset(); }
 
 std::optional<int> ChildProcess::WaitForExit(absl::Duration timeout) {
   if (exit_code_) return exit_code_;

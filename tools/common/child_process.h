@@ -1,5 +1,6 @@
 // A child process spoken to line by line over pipes (its stdin and stdout), with deadlines,
-// for driving engines. Its stderr is inherited.
+// for driving engines. Its stderr is inherited. Started with posix_spawnp; every descriptor
+// is owned by a UniqueFd, and the pipes are close-on-exec, so no other child inherits them.
 #ifndef DIVERCITE_TOOLS_COMMON_CHILD_PROCESS_H_
 #define DIVERCITE_TOOLS_COMMON_CHILD_PROCESS_H_
 
@@ -8,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -16,6 +18,33 @@
 #include "absl/time/time.h"
 
 namespace divercite {
+
+// Owns a file descriptor: closes it once, on destruction or reset.
+class UniqueFd {
+ public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  UniqueFd(UniqueFd&& other) noexcept : fd_(other.release()) {}
+  UniqueFd& operator=(UniqueFd&& other) noexcept {
+    reset(other.release());
+    return *this;
+  }
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  ~UniqueFd() { reset(); }
+
+  int get() const { return fd_; }
+  bool valid() const { return fd_ >= 0; }
+  int release() {
+    const int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+  void reset(int fd = -1);
+
+ private:
+  int fd_ = -1;
+};
 
 class ChildProcess {
  public:
@@ -47,12 +76,12 @@ class ChildProcess {
   pid_t pid() const { return pid_; }
 
  private:
-  ChildProcess(pid_t pid, int input_fd, int output_fd)
-      : pid_(pid), input_fd_(input_fd), output_fd_(output_fd) {}
+  ChildProcess(pid_t pid, UniqueFd input, UniqueFd output)
+      : pid_(pid), input_(std::move(input)), output_(std::move(output)) {}
 
   pid_t pid_;
-  int input_fd_;
-  int output_fd_;
+  UniqueFd input_;   // its stdin
+  UniqueFd output_;  // its stdout
   std::string buffer_;
   bool output_closed_ = false;
   std::optional<int> exit_code_;
