@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs with apt whichever dependency is missing; does nothing when all are present.
-# The C++ build needs the first line; the course bridge (tools/seahorse/) and its tests run
-# the course's own framework on Debian's Python 3 (/usr/bin/python3) with the second; plots
-# use matplotlib.
+# The C++ build and its format check need the first two lines of packages; the course bridge
+# (tools/seahorse/) and its tests run the course's own framework on Debian's Python 3
+# (/usr/bin/python3) with the last two; plots use matplotlib.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ libabsl-dev libgtest-dev libbenchmark-dev libmimalloc-dev
+packages=(cmake ninja-build g++ clang-format libabsl-dev libgtest-dev libbenchmark-dev
+  libmimalloc-dev nlohmann-json3-dev libeigen3-dev
   python3 python3-loguru python3-socketio python3-aiohttp python3-nest-asyncio python3-colorama
   python3-numpy python3-matplotlib)
 
