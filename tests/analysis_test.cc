@@ -1,10 +1,12 @@
 // Game analysis against brute force: a live `divercite` analyses games, and every exact value
 // and loss it reports near the end must be what an exhaustive search of the last plies gives.
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/movegen.h"
@@ -37,11 +39,18 @@ std::vector<std::string> ReferenceGameMoves(int index) {
   std::ifstream in(std::string(DIVERCITE_REFERENCE_DIR) + "/games.jsonl");
   std::string line;
   for (int i = 0; i <= index; ++i) std::getline(in, line);
-  absl::StatusOr<JsonValue> json = JsonValue::Parse(line);
+  absl::StatusOr<Json> json = ParseJson(line);
   EXPECT_TRUE(json.ok()) << json.status();
   std::vector<std::string> moves;
   if (!json.ok()) return moves;
-  for (const JsonValue& move : json->Find("moves")->AsArray()) moves.push_back(move.AsString());
+  absl::StatusOr<const Json*> list = JsonArrayMember(*json, "moves");
+  EXPECT_TRUE(list.ok()) << list.status();
+  if (!list.ok()) return moves;
+  for (const Json& move : **list) {
+    absl::StatusOr<std::string> text = JsonToString(move, "a move");
+    EXPECT_TRUE(text.ok()) << text.status();
+    moves.push_back(text.value_or(""));
+  }
   return moves;
 }
 
@@ -158,20 +167,27 @@ TEST(Analysis, ADeliberatelyBadMoveIsTheLargestMistake) {
   for (const MoveAnalysis& move : analysis->moves) EXPECT_TRUE(move.exact);
 
   // The JSON contract: the fields other tools read.
-  const JsonValue json = AnalysisJson(*analysis);
-  const JsonValue::Array& moves = json.Find("moves")->AsArray();
-  ASSERT_EQ(moves.size(), 6u);
-  const JsonValue& bad = moves[kBadPly - 34];
-  EXPECT_EQ(*bad.Find("ply")->AsInt64(), kBadPly);
-  EXPECT_EQ(bad.Find("move")->AsString(), MoveToString(game.moves[kBadPly - 34]));
-  EXPECT_EQ(*bad.Find("loss")->AsInt64(), bad_loss);
-  EXPECT_TRUE(bad.Find("exact")->AsBool());
-  EXPECT_TRUE(bad.Find("best")->is_string());
-  EXPECT_TRUE(bad.Find("value")->is_integer());
-  const JsonValue* summary = json.Find("summary");
-  ASSERT_NE(summary, nullptr);
-  EXPECT_EQ(*summary->Find("p1")->Find("loss")->AsInt64(), bad_loss);
-  EXPECT_EQ(*summary->Find("p1")->Find("mistakes")->AsArray()[0].Find("ply")->AsInt64(), kBadPly);
+  // Read back from its printed line, as those tools do.
+  const absl::StatusOr<Json> json = ParseJson(DumpJson(AnalysisJson(*analysis)));
+  ASSERT_TRUE(json.ok()) << json.status();
+  const absl::StatusOr<const Json*> moves = JsonArrayMember(*json, "moves", 6);
+  ASSERT_TRUE(moves.ok()) << moves.status();
+  const Json& bad = (**moves)[kBadPly - 34];
+  EXPECT_EQ(JsonIntMember(bad, "ply").value_or(-1), kBadPly);
+  EXPECT_EQ(JsonStringMember(bad, "move").value_or(""), MoveToString(game.moves[kBadPly - 34]));
+  EXPECT_EQ(JsonIntMember(bad, "loss").value_or(-1), bad_loss);
+  EXPECT_TRUE(JsonBoolMember(bad, "exact").value_or(false));
+  EXPECT_TRUE(JsonStringMember(bad, "best").ok());
+  ASSERT_NE(FindJsonMember(bad, "value"), nullptr);
+  EXPECT_TRUE(FindJsonMember(bad, "value")->is_number_integer());
+  const absl::StatusOr<const Json*> summary = JsonObjectMember(*json, "summary");
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  const absl::StatusOr<const Json*> p1 = JsonObjectMember(**summary, "p1");
+  ASSERT_TRUE(p1.ok()) << p1.status();
+  EXPECT_EQ(JsonIntMember(**p1, "loss").value_or(-1), bad_loss);
+  const absl::StatusOr<const Json*> mistakes = JsonArrayMember(**p1, "mistakes", 1);
+  ASSERT_TRUE(mistakes.ok()) << mistakes.status();
+  EXPECT_EQ(JsonIntMember((**mistakes)[0], "ply").value_or(-1), kBadPly);
 }
 
 TEST(Analysis, RecordsKeepTheOpeningApartFromThePlayersMoves) {
@@ -180,7 +196,7 @@ TEST(Analysis, RecordsKeepTheOpeningApartFromThePlayersMoves) {
   record.game = 7;
   record.p1 = "a";
   record.p2 = "b";
-  record.result = "1-0";
+  record.result = GameOutcome::kFirstWins;
   record.start = "startpos";
   record.opening = absl::StrJoin(reference.begin(), reference.begin() + 4, " ");
   for (size_t k = 4; k < reference.size(); ++k) {
@@ -200,6 +216,53 @@ TEST(Analysis, RecordsKeepTheOpeningApartFromThePlayersMoves) {
   EXPECT_NE(bad.status().message().find(absl::StrCat("move 15 '", reference[2], "'")),
             std::string::npos)
       << bad.status();
+}
+
+TEST(Analysis, GamesComeFromTheRecordsFileByNumber) {
+  const std::vector<std::string> reference = ReferenceGameMoves(0);
+  GameRecord record;
+  record.p1 = "a";
+  record.p2 = "b";
+  record.start = "startpos";
+  record.opening = absl::StrJoin(reference.begin(), reference.begin() + 2, " ");
+  for (size_t k = 2; k < reference.size(); ++k) {
+    MoveRecord move;
+    move.move = reference[k];
+    record.moves.push_back(move);
+  }
+  const std::string path = ::testing::TempDir() + "/analysis_records_test.jsonl";
+  std::string lines;
+  for (int game : {3, 5, 4}) {
+    record.game = game;
+    absl::StrAppend(&lines, DumpJson(record.ToJson()), "\n");
+  }
+  record.game = 6;
+  const std::string cut = DumpJson(record.ToJson());
+  std::ofstream(path, std::ios::trunc) << lines << cut.substr(0, cut.size() / 2);
+
+  absl::StatusOr<std::vector<GameToAnalyze>> games = GamesFromRecordsFile(path, std::nullopt);
+  ASSERT_TRUE(games.ok()) << games.status();
+  ASSERT_EQ(games->size(), 3u) << "the unfinished last line is left out";
+  EXPECT_EQ((*games)[1].game, 5);
+  games = GamesFromRecordsFile(path, 4);
+  ASSERT_TRUE(games.ok()) << games.status();
+  ASSERT_EQ(games->size(), 1u);
+  EXPECT_EQ((*games)[0].game, 4);
+  EXPECT_EQ((*games)[0].opening_plies, 2);
+  EXPECT_EQ((*games)[0].moves.size(), 40u);
+  EXPECT_EQ(GamesFromRecordsFile(path, 6).status().code(), absl::StatusCode::kNotFound);
+
+  // A record whose moves are not legal is named by its line.
+  record.game = 5;
+  record.moves[5].move = reference[0];  // taken by the opening
+  std::ofstream(path, std::ios::trunc) << lines.substr(0, lines.find('\n') + 1)
+                                       << DumpJson(record.ToJson()) << "\n";
+  games = GamesFromRecordsFile(path, std::nullopt);
+  ASSERT_FALSE(games.ok());
+  EXPECT_TRUE(absl::StartsWith(games.status().message(),
+                               absl::StrCat(path, ":2: move 8 '", reference[0], "'")))
+      << games.status();
+  std::filesystem::remove(path);
 }
 
 TEST(Analysis, CourseRecordingErrorsAreNamed) {

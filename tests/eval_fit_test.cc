@@ -68,6 +68,37 @@ TEST(FitWeightsTest, DependentFeaturesAreReportedNotSolved) {
   std::vector<FitSample> samples(100);  // every feature zero
   for (int i = 0; i < 100; ++i) samples[i].target_cp = i;
   EXPECT_FALSE(FitWeights(samples, EvalWeights{}).ok);
+
+  // Two features that move together (here EvalOpenTwo = 2 x EvalOpenThreeToMove) cannot be
+  // told apart; fixing one of them makes the rest solvable.
+  std::mt19937_64 rng(9);
+  for (FitSample& sample : samples) {
+    for (int k = 0; k < kNumFittedWeights; ++k) {
+      sample.features[k] = static_cast<int>(rng() % 7) - 3;
+    }
+    sample.features[3] = 2 * sample.features[0];
+  }
+  const FitResult dependent = FitWeights(samples, EvalWeights{});
+  EXPECT_FALSE(dependent.ok);
+  EXPECT_EQ(dependent.weights, WeightsOf(EvalWeights{})) << "left at the start weights";
+  std::array<bool, kNumFittedWeights> fixed{};
+  fixed[3] = true;
+  EXPECT_TRUE(FitWeights(samples, EvalWeights{}, fixed).ok);
+
+  // Fewer samples than free weights: no unique fit either.
+  samples.resize(kNumFittedWeights - 1);
+  EXPECT_FALSE(FitWeights(samples, EvalWeights{}).ok);
+  EXPECT_FALSE(FitWeights({}, EvalWeights{}).ok);
+}
+
+TEST(FitWeightsTest, EveryWeightFixedComesBackUnchanged) {
+  std::array<bool, kNumFittedWeights> fixed;
+  fixed.fill(true);
+  EvalWeights start;
+  start.open_two = 77;
+  const FitResult fit = FitWeights(std::vector<FitSample>(20), start, fixed);
+  EXPECT_TRUE(fit.ok);
+  EXPECT_EQ(fit.weights, WeightsOf(start));
 }
 
 // A record of reference-like play: random moves, an exact score reported at move `exact_at`.
@@ -75,8 +106,8 @@ GameRecord RandomRecord(std::uint64_t seed, int opening_plies, int exact_at, int
   const std::vector<Position> line = testing::RandomGame(seed);
   GameRecord record;
   record.game = static_cast<int>(seed);
-  record.result = "1-0";
-  record.termination = "normal";
+  record.result = GameOutcome::kFirstWins;
+  record.termination = Termination::kNormal;
   record.start = "startpos";
   std::vector<std::string> opening;
   for (int ply = 0; ply + 1 < static_cast<int>(line.size()); ++ply) {
@@ -125,7 +156,7 @@ TEST(SamplesFromGameTest, GamesWithoutAnExactScoreOrNotEndedNormallyGiveNone) {
   ASSERT_TRUE(samples.ok());
   EXPECT_TRUE(samples->empty());
   record = RandomRecord(12, 2, 20, 100);
-  record.termination = "time";
+  record.termination = Termination::kTime;
   samples = SamplesFromGame(record);
   ASSERT_TRUE(samples.ok());
   EXPECT_TRUE(samples->empty());

@@ -49,50 +49,52 @@ std::vector<std::string> FaultMatch(const std::string& mode,
           "-maxmovetime", "2"};
 }
 
-void ExpectFaultyLosesBoth(const MatchOutcome& outcome, const std::string& termination) {
+void ExpectFaultyLosesBoth(const MatchOutcome& outcome, Termination termination) {
   ASSERT_TRUE(outcome.status.ok()) << outcome.status;
   ASSERT_EQ(outcome.records.size(), 2u) << outcome.output;
   for (const GameRecord& record : outcome.records) {
     const bool faulty_first = record.p1 == "faulty";
-    EXPECT_EQ(record.result, faulty_first ? "0-1" : "1-0") << record.reason;
-    EXPECT_EQ(record.termination, termination) << record.reason;
+    EXPECT_EQ(record.result, faulty_first ? GameOutcome::kSecondWins : GameOutcome::kFirstWins)
+        << record.reason;
+    EXPECT_EQ(record.termination, termination)
+        << TerminationText(record.termination) << ": " << record.reason;
     EXPECT_FALSE(record.reason.empty());
   }
 }
 
 TEST(MatchFaultTest, ACrashLosesAndTheEngineIsRestarted) {
-  ExpectFaultyLosesBoth(RunMatch(FaultMatch("crash")), "crash");
+  ExpectFaultyLosesBoth(RunMatch(FaultMatch("crash")), Termination::kCrash);
 }
 
 TEST(MatchFaultTest, AHangLosesOnTime) {
-  ExpectFaultyLosesBoth(RunMatch(FaultMatch("hang")), "time");
+  ExpectFaultyLosesBoth(RunMatch(FaultMatch("hang")), Termination::kTime);
 }
 
 TEST(MatchFaultTest, NoAnswerToIsreadyIsAStall) {
-  ExpectFaultyLosesBoth(RunMatch(FaultMatch("stall", "1")), "stall");
+  ExpectFaultyLosesBoth(RunMatch(FaultMatch("stall", "1")), Termination::kStall);
 }
 
 TEST(MatchFaultTest, GarbageLoses) {
-  ExpectFaultyLosesBoth(RunMatch(FaultMatch("garbage")), "illegal");
+  ExpectFaultyLosesBoth(RunMatch(FaultMatch("garbage")), Termination::kIllegal);
 }
 
 TEST(MatchFaultTest, AnIllegalMoveLoses) {
   const MatchOutcome outcome = RunMatch(FaultMatch("illegal"));
-  ExpectFaultyLosesBoth(outcome, "illegal");
+  ExpectFaultyLosesBoth(outcome, Termination::kIllegal);
   EXPECT_TRUE(absl::StrContains(outcome.records[0].reason, "occupied") ||
               absl::StrContains(outcome.records[1].reason, "occupied"));
 }
 
 TEST(MatchFaultTest, AMalformedMoveLoses) {
   const MatchOutcome outcome = RunMatch(FaultMatch("malformed"));
-  ExpectFaultyLosesBoth(outcome, "illegal");
+  ExpectFaultyLosesBoth(outcome, Termination::kIllegal);
   EXPECT_TRUE(absl::StrContains(outcome.records[0].reason, "XX99"));
 }
 
 TEST(MatchFaultTest, TheEnginesOwnErrorIsInTheReason) {
   // An engine that cannot move says why before `bestmove (none)`: the record keeps its words.
   const MatchOutcome outcome = RunMatch(FaultMatch("explained"));
-  ExpectFaultyLosesBoth(outcome, "illegal");
+  ExpectFaultyLosesBoth(outcome, Termination::kIllegal);
   for (const GameRecord& record : outcome.records) {
     EXPECT_TRUE(
         absl::StrContains(record.reason, "played '(none)': move '(none)' must be 4 characters"))
@@ -105,7 +107,7 @@ TEST(MatchFaultTest, TheEnginesOwnErrorIsInTheReason) {
 TEST(MatchFaultTest, AnEngineThatCannotStartLoses) {
   std::vector<std::string> args = FaultMatch("good");
   args[5] = "cmd=/nonexistent/engine";
-  ExpectFaultyLosesBoth(RunMatch(args), "crash");
+  ExpectFaultyLosesBoth(RunMatch(args), Termination::kCrash);
 }
 
 TEST(MatchFaultTest, OverTheClockLosesOnTime) {
@@ -113,7 +115,7 @@ TEST(MatchFaultTest, OverTheClockLosesOnTime) {
       "-engine", "cmd=" + std::string(DIVERCITE_FAKE_ENGINE), "name=good", "arg=--mode=good",
       "-engine", "cmd=" + std::string(DIVERCITE_FAKE_ENGINE), "name=faulty", "arg=--mode=slow",
       "arg=--delay_ms=150", "-each", "tc=0.5", "-games", "2"};
-  ExpectFaultyLosesBoth(RunMatch(args), "time");
+  ExpectFaultyLosesBoth(RunMatch(args), Termination::kTime);
 }
 
 TEST(MatchTest, GoodEnginesFinishEveryGameWithEveryMoveRecorded) {
@@ -128,7 +130,7 @@ TEST(MatchTest, GoodEnginesFinishEveryGameWithEveryMoveRecorded) {
   ASSERT_TRUE(outcome.status.ok()) << outcome.status;
   ASSERT_EQ(outcome.records.size(), 4u);
   for (const GameRecord& record : outcome.records) {
-    EXPECT_EQ(record.termination, "normal");
+    EXPECT_EQ(record.termination, Termination::kNormal);
     EXPECT_EQ(record.moves.size(), 40u - 3u);
     EXPECT_EQ(record.opening, outcome.records[record.game / 2 * 2].opening) << "paired openings";
   }
@@ -139,10 +141,10 @@ TEST(MatchTest, GoodEnginesFinishEveryGameWithEveryMoveRecorded) {
   std::string line;
   int lines = 0;
   while (std::getline(in, line)) {
-    absl::StatusOr<JsonValue> json = JsonValue::Parse(line);
+    absl::StatusOr<Json> json = ParseJson(line);
     ASSERT_TRUE(json.ok()) << json.status();
     for (const char* key : {"p1", "p2", "result", "termination", "opening", "moves", "final"}) {
-      EXPECT_NE(json->Find(key), nullptr) << key;
+      EXPECT_NE(FindJsonMember(*json, key), nullptr) << key;
     }
     ++lines;
   }

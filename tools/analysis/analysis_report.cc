@@ -4,17 +4,19 @@
 #include "absl/strings/str_format.h"
 #include "tools/analysis/plot_analysis_script.h"
 #include "tools/common/child_process.h"
+#include "tools/records/game_record.h"
 
 namespace divercite {
 namespace {
 
 constexpr absl::string_view kSideKeys[2] = {"p1", "p2"};
 
+// A finished game's result as records write it; "*" for an unfinished one.
 absl::string_view ResultText(GameResult result) {
   switch (result) {
-    case GameResult::kFirstWins: return "1-0";
-    case GameResult::kSecondWins: return "0-1";
-    case GameResult::kDraw: return "1/2-1/2";
+    case GameResult::kFirstWins: return GameOutcomeText(GameOutcome::kFirstWins);
+    case GameResult::kSecondWins: return GameOutcomeText(GameOutcome::kSecondWins);
+    case GameResult::kDraw: return GameOutcomeText(GameOutcome::kDraw);
     case GameResult::kOngoing: break;
   }
   return "*";
@@ -29,9 +31,7 @@ std::string SearchDescription(const AnalysisSettings& settings) {
                                   : absl::StrCat("search to depth ", settings.depth);
 }
 
-JsonValue OptionalPly(const std::optional<int>& ply) {
-  return ply ? JsonValue(*ply) : JsonValue(nullptr);
-}
+Json OptionalPly(const std::optional<int>& ply) { return ply ? Json(*ply) : Json(nullptr); }
 
 }  // namespace
 
@@ -90,61 +90,60 @@ std::string AnalysisText(const GameAnalysis& analysis) {
   return text;
 }
 
-JsonValue AnalysisJson(const GameAnalysis& analysis) {
+Json AnalysisJson(const GameAnalysis& analysis) {
   const GameToAnalyze& game = analysis.game;
-  JsonValue json;
-  json.Set("game", game.game ? JsonValue(*game.game) : JsonValue(nullptr));
-  json.Set("p1", game.p1);
-  json.Set("p2", game.p2);
-  json.Set("start", game.start_string);
-  json.Set("result", ResultText(analysis.result));
-  json.Set("final", JsonValue::Array{analysis.final_scores[0], analysis.final_scores[1]});
-  JsonValue settings;
-  settings.Set("solve_plies", analysis.settings.solve_plies);
-  settings.Set("depth", analysis.settings.movetime_ms > 0 ? JsonValue(nullptr)
-                                                          : JsonValue(analysis.settings.depth));
-  settings.Set("movetime", analysis.settings.movetime_ms > 0
-                               ? JsonValue(analysis.settings.movetime_ms)
-                               : JsonValue(nullptr));
-  json.Set("settings", std::move(settings));
-  JsonValue::Array moves;
+  Json json = Json::object();
+  json["game"] = game.game ? Json(*game.game) : Json(nullptr);
+  json["p1"] = game.p1;
+  json["p2"] = game.p2;
+  json["start"] = game.start_string;
+  json["result"] = std::string(ResultText(analysis.result));
+  json["final"] = Json::array({analysis.final_scores[0], analysis.final_scores[1]});
+  Json settings = Json::object();
+  settings["solve_plies"] = analysis.settings.solve_plies;
+  settings["depth"] =
+      analysis.settings.movetime_ms > 0 ? Json(nullptr) : Json(analysis.settings.depth);
+  settings["movetime"] =
+      analysis.settings.movetime_ms > 0 ? Json(analysis.settings.movetime_ms) : Json(nullptr);
+  json["settings"] = std::move(settings);
+  Json moves = Json::array();
   for (const MoveAnalysis& move : analysis.moves) {
-    JsonValue entry;
-    entry.Set("ply", move.ply);
-    entry.Set("side", kSideKeys[Index(move.side)]);
-    entry.Set("move", MoveToString(move.move));
-    entry.Set("best", MoveText(move.best));
-    entry.Set("value", move.value);
-    entry.Set("played", move.played);
-    entry.Set("loss", move.loss);
-    entry.Set("exact", move.exact);
-    entry.Set("opening", move.opening);
+    Json entry = Json::object();
+    entry["ply"] = move.ply;
+    entry["side"] = std::string(kSideKeys[Index(move.side)]);
+    entry["move"] = MoveToString(move.move);
+    entry["best"] = MoveText(move.best);
+    entry["value"] = move.value;
+    entry["played"] = move.played;
+    entry["loss"] = move.loss;
+    entry["exact"] = move.exact;
+    entry["opening"] = move.opening;
     moves.push_back(std::move(entry));
   }
-  json.Set("moves", std::move(moves));
-  JsonValue summary;
+  json["moves"] = std::move(moves);
+  Json summary = Json::object();
   for (int p = 0; p < 2; ++p) {
     const PlayerSummary& player = analysis.players[p];
-    JsonValue side;
-    side.Set("name", p == 0 ? game.p1 : game.p2);
-    side.Set("moves", player.moves);
-    side.Set("loss", player.loss);
-    JsonValue::Array mistakes;
+    Json side = Json::object();
+    side["name"] = p == 0 ? game.p1 : game.p2;
+    side["moves"] = player.moves;
+    side["loss"] = player.loss;
+    Json mistakes = Json::array();
     for (const Mistake& mistake : player.largest) {
-      JsonValue entry;
-      entry.Set("ply", mistake.ply);
-      entry.Set("move", MoveToString(mistake.move));
-      entry.Set("best", MoveText(mistake.best));
-      entry.Set("loss", mistake.loss);
+      Json entry = Json::object();
+      entry["ply"] = mistake.ply;
+      entry["move"] = MoveToString(mistake.move);
+      entry["best"] = MoveText(mistake.best);
+      entry["loss"] = mistake.loss;
       mistakes.push_back(std::move(entry));
     }
-    side.Set("mistakes", std::move(mistakes));
-    summary.Set(std::string(kSideKeys[p]), std::move(side));
+    side["mistakes"] = std::move(mistakes);
+    summary[std::string(kSideKeys[p])] = std::move(side);
   }
-  summary.Set("first_exact_ply", OptionalPly(analysis.first_exact_ply));
-  summary.Set("decided_ply", OptionalPly(analysis.decided_ply));
-  summary.Set("seconds", analysis.seconds);
-  json.Set("summary", std::move(summary));
+  summary["first_exact_ply"] = OptionalPly(analysis.first_exact_ply);
+  summary["decided_ply"] = OptionalPly(analysis.decided_ply);
+  summary["seconds"] = analysis.seconds;
+  json["summary"] = std::move(summary);
   return json;
 }
 
@@ -153,7 +152,7 @@ absl::Status PlotAnalysis(const GameAnalysis& analysis, const std::string& png_p
   absl::StatusOr<std::unique_ptr<ChildProcess>> plotter =
       ChildProcess::Start({python, "-c", std::string(kPlotAnalysisScript), png_path});
   if (!plotter.ok()) return plotter.status();
-  absl::Status status = (*plotter)->WriteLine(AnalysisJson(analysis).Serialize());
+  absl::Status status = (*plotter)->WriteLine(DumpJson(AnalysisJson(analysis)));
   (*plotter)->CloseInput();
   const std::optional<int> exit_code = (*plotter)->WaitForExit(absl::Seconds(120));
   if (!status.ok()) return status;

@@ -27,7 +27,7 @@
 namespace divercite {
 
 std::string AnalysisText(const GameAnalysis& analysis);
-JsonValue AnalysisJson(const GameAnalysis& analysis);
+Json AnalysisJson(const GameAnalysis& analysis);
 
 // Draws the first player's margin over the game (exact values and search values apart, the
 // largest mistakes marked) into a PNG, with matplotlib run by `python`.

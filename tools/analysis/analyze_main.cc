@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
       continue;
     }
     if (absl::GetFlag(FLAGS_json)) {
-      std::cout << divercite::AnalysisJson(*analysis).Serialize() << std::endl;
+      std::cout << divercite::DumpJson(divercite::AnalysisJson(*analysis)) << std::endl;
     } else {
       std::cout << divercite::AnalysisText(*analysis) << std::endl;
     }

@@ -11,6 +11,7 @@
 #include "absl/strings/strip.h"
 #include "engine/position_string.h"
 #include "tools/common/json.h"
+#include "tools/records/record_store.h"
 
 namespace divercite {
 namespace {
@@ -55,10 +56,14 @@ absl::Status SetStart(absl::string_view start, GameToAnalyze& game) {
   return absl::OkStatus();
 }
 
-const JsonValue* Member(const JsonValue& object, absl::string_view key, JsonValue::Type type) {
-  const JsonValue* value = object.Find(key);
+// The member `key` of `object` if it is of `type` (an array, object or string), else nullptr.
+const Json* Member(const Json& object, absl::string_view key, Json::value_t type) {
+  const Json* value = FindJsonMember(object, key);
   return value != nullptr && value->type() == type ? value : nullptr;
 }
+
+// The text of a value known to be a string.
+const std::string& Text(const Json& string) { return string.get_ref<const std::string&>(); }
 
 // "(i, j)" -> (i, j), both on the 9x9 grid.
 absl::StatusOr<std::pair<int, int>> GridOfKey(absl::string_view key) {
@@ -95,24 +100,17 @@ absl::StatusOr<GameToAnalyze> GameFromRecord(const GameRecord& record) {
 
 absl::StatusOr<std::vector<GameToAnalyze>> GamesFromRecordsFile(
     const std::string& path, std::optional<int> game_number) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
   std::vector<GameToAnalyze> games;
-  std::string line;
-  for (int line_number = 1; std::getline(in, line); ++line_number) {
-    if (absl::StripAsciiWhitespace(line).empty()) continue;
-    absl::StatusOr<JsonValue> json = JsonValue::Parse(line);
-    absl::StatusOr<GameRecord> record =
-        json.ok() ? GameRecord::FromJson(*json) : absl::StatusOr<GameRecord>(json.status());
-    if (record.ok() && game_number && record->game != *game_number) continue;
-    absl::StatusOr<GameToAnalyze> game =
-        record.ok() ? GameFromRecord(*record) : absl::StatusOr<GameToAnalyze>(record.status());
-    if (!game.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ":", line_number, ": ", game.status().message()));
-    }
-    games.push_back(*std::move(game));
-  }
+  absl::Status status = ForEachRecord(
+      path,
+      [&](const GameRecord& record) {
+        absl::StatusOr<GameToAnalyze> game = GameFromRecord(record);
+        if (!game.ok()) return game.status();
+        games.push_back(*std::move(game));
+        return absl::OkStatus();
+      },
+      game_number);
+  if (!status.ok()) return status;
   if (game_number && games.empty()) {
     return absl::NotFoundError(absl::StrCat(path, " has no game ", *game_number));
   }
@@ -127,24 +125,26 @@ absl::StatusOr<GameToAnalyze> GameFromMoveList(absl::string_view moves, absl::st
 }
 
 absl::StatusOr<GameToAnalyze> GameFromCourseRecording(absl::string_view json_text) {
-  absl::StatusOr<JsonValue> json = JsonValue::Parse(json_text);
+  absl::StatusOr<Json> json = ParseJson(json_text);
   if (!json.ok()) return json.status();
-  if (!json->is_array() || json->AsArray().empty()) {
+  if (!json->is_array() || json->empty()) {
     return absl::InvalidArgumentError("a course recording is a JSON array of game states");
   }
-  const JsonValue::Array& states = json->AsArray();
+  const Json& states = *json;
   GameToAnalyze game;
   // Player ids as the recording writes them (object keys are text), and who moves first.
   std::map<std::string, Player> player_of_id;
-  if (const JsonValue* players = Member(states[0], "players", JsonValue::Type::kArray)) {
-    for (const JsonValue& player : players->AsArray()) {
-      const JsonValue* id = player.Find("id");
-      const JsonValue* type = Member(player, "piece_type", JsonValue::Type::kString);
-      const JsonValue* name = Member(player, "name", JsonValue::Type::kString);
-      if (id == nullptr || !id->is_integer() || type == nullptr) continue;
-      const Player side = type->AsString() == "W" ? Player::kFirst : Player::kSecond;
-      player_of_id[absl::StrCat(*id->AsInt64())] = side;
-      if (name != nullptr) (side == Player::kFirst ? game.p1 : game.p2) = name->AsString();
+  if (const Json* players = Member(states[0], "players", Json::value_t::array)) {
+    for (const Json& player : *players) {
+      const Json* id = FindJsonMember(player, "id");
+      const Json* type = Member(player, "piece_type", Json::value_t::string);
+      const Json* name = Member(player, "name", Json::value_t::string);
+      if (id == nullptr || !id->is_number_integer() || type == nullptr) continue;
+      const absl::StatusOr<std::int64_t> id_number = JsonToInt64(*id, "'id'");
+      if (!id_number.ok()) continue;  // beyond int64
+      const Player side = Text(*type) == "W" ? Player::kFirst : Player::kSecond;
+      player_of_id[absl::StrCat(*id_number)] = side;
+      if (name != nullptr) (side == Player::kFirst ? game.p1 : game.p2) = Text(*name);
     }
   }
   if (player_of_id.size() != 2) {
@@ -157,26 +157,26 @@ absl::StatusOr<GameToAnalyze> GameFromCourseRecording(absl::string_view json_tex
     const auto fail = [k](absl::string_view message) {
       return absl::InvalidArgumentError(absl::StrCat("state ", k, ": ", message));
     };
-    const JsonValue* rep = Member(states[k], "rep", JsonValue::Type::kObject);
-    const JsonValue* env = rep ? Member(*rep, "env", JsonValue::Type::kObject) : nullptr;
+    const Json* rep = Member(states[k], "rep", Json::value_t::object);
+    const Json* env = rep ? Member(*rep, "env", Json::value_t::object) : nullptr;
     if (env == nullptr) return fail("no board ('rep' with 'env')");
     std::vector<std::pair<std::pair<int, int>, std::string>> added;
-    for (const auto& [key, piece] : env->AsObject()) {
+    for (const auto& [key, piece] : env->items()) {
       absl::StatusOr<std::pair<int, int>> cell = GridOfKey(key);
       if (!cell.ok()) return fail(cell.status().message());
-      const JsonValue* type = Member(piece, "piece_type", JsonValue::Type::kString);
-      if (type == nullptr || type->AsString().size() != 3) {
+      const Json* type = Member(piece, "piece_type", Json::value_t::string);
+      if (type == nullptr || Text(*type).size() != 3) {
         return fail(absl::StrCat("cell ", key, ": no piece type"));
       }
       const auto known = seen.find(*cell);
       if (known == seen.end()) {
-        added.emplace_back(*cell, type->AsString());
-      } else if (known->second != type->AsString()) {
+        added.emplace_back(*cell, Text(*type));
+      } else if (known->second != Text(*type)) {
         return fail(absl::StrCat("cell ", key, " changed from ", known->second, " to ",
-                                 type->AsString()));
+                                 Text(*type)));
       }
     }
-    if (env->AsObject().size() != seen.size() + added.size()) {
+    if (env->size() != seen.size() + added.size()) {
       return fail("a piece disappeared from the board");
     }
     if (k == 0 && !added.empty()) return fail("the recording does not start on an empty board");
@@ -197,10 +197,10 @@ absl::StatusOr<GameToAnalyze> GameFromCourseRecording(absl::string_view json_tex
       game.moves.push_back(*move);
       seen[cell] = type;
     }
-    if (const JsonValue* scores = Member(states[k], "scores", JsonValue::Type::kObject)) {
-      for (const auto& [id, score] : scores->AsObject()) {
+    if (const Json* scores = Member(states[k], "scores", Json::value_t::object)) {
+      for (const auto& [id, score] : scores->items()) {
         const auto player = player_of_id.find(id);
-        absl::StatusOr<std::int64_t> points = score.AsInt64();
+        absl::StatusOr<std::int64_t> points = JsonToInt64(score, "a score");
         if (player == player_of_id.end() || !points.ok()) continue;
         if (*points != position.Score(player->second)) {
           return fail(absl::StrCat("the recording gives ", *points, " points to ",

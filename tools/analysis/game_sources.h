@@ -18,8 +18,9 @@ namespace divercite {
 // The game of a match record: its start, then its opening and its moves.
 absl::StatusOr<GameToAnalyze> GameFromRecord(const GameRecord& record);
 
-// The games of a records file (one JSON line each, as divercite-match -records writes them):
-// all of them, or only the one whose "game" field is `game_number`.
+// The games of a records file (one JSON line each, as divercite-match -records writes them;
+// read through tools/records/record_store.h): all of them, or only the one whose "game" field
+// is `game_number`.
 absl::StatusOr<std::vector<GameToAnalyze>> GamesFromRecordsFile(
     const std::string& path, std::optional<int> game_number);
 

@@ -1,145 +1,64 @@
-// A small JSON (RFC 8259) value type with a strict parser and a compact serializer.
+// JSON through nlohmann::ordered_json (objects keep their members in insertion or document
+// order), with the library's exceptions kept inside this adapter: a malformed document, or
+// a member that is missing or of the wrong type, comes back as an absl::Status that names
+// it, and printing never throws.
 //
-// Used for the reference data from the course code and for match records, so it favours
-// exactness over speed: integral literals are kept as 64-bit integers (never rounded through
-// double), doubles are printed so they read back bit for bit, and every malformed input is
-// reported as an absl::InvalidArgumentError naming the byte offset, never a crash.
-
+// nlohmann throws on a type mismatch (get<T>(), at(), get_ref()); code outside this adapter
+// reads values through the getters below, or checks a value's type before using it.
 #ifndef DIVERCITE_TOOLS_COMMON_JSON_H_
 #define DIVERCITE_TOOLS_COMMON_JSON_H_
 
-#include <cassert>
-#include <concepts>
-#include <cstddef>
 #include <cstdint>
 #include <string>
-#include <type_traits>
-#include <utility>
-#include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "nlohmann/json.hpp"
 
 namespace divercite {
 
-// One JSON value: null, bool, number, string, array or object.
-//
-// Constructors are implicit on purpose so documents can be built naturally, e.g.
-// `obj.Set("moves", JsonValue::Array{1, 2, "x"})`.
-//
-// Numbers are stored as an int64, a uint64 (only above INT64_MAX) or a double. Parse keeps
-// a literal without fraction or exponent as an integer whenever it fits in 64 bits.
-//
-// The As*() accessors for bool, double, string, array and object expect the matching type:
-// a mismatch fails an assert() in debug builds and returns an empty/zero value in release
-// builds (never undefined behaviour). AsInt64/AsUint64 instead report errors through Status.
-//
-// Objects keep members in insertion (or document) order. Parse keeps duplicate keys as they
-// appear; Find and Set act on the first member with a given key.
-class JsonValue {
- public:
-  enum class Type { kNull, kBool, kNumber, kString, kArray, kObject };
-  using Array = std::vector<JsonValue>;
-  using Object = std::vector<std::pair<std::string, JsonValue>>;
+using Json = nlohmann::ordered_json;
 
-  // Parse rejects arrays/objects nested deeper than this, so it cannot exhaust the stack.
-  static constexpr int kMaxDepth = 256;
+// Parses one complete document (whitespace around it allowed). Strings must be valid UTF-8.
+// Integers are kept exactly within 64 bits (signed or unsigned); beyond, they become doubles.
+// Errors: InvalidArgumentError "JSON at byte N: <nlohmann's parse error>".
+absl::StatusOr<Json> ParseJson(absl::string_view text);
 
-  // Implicit on purpose (see the class comment), hence the NOLINTs.
-  JsonValue() = default;                                                                   // null
-  JsonValue(std::nullptr_t) {}                                                             // NOLINT
-  JsonValue(bool value) : type_(Type::kBool), bool_(value) {}                              // NOLINT
-  JsonValue(int value) : JsonValue(std::int64_t{value}) {}                                 // NOLINT
-  JsonValue(std::int64_t value) : type_(Type::kNumber), int_(value) {}                     // NOLINT
-  JsonValue(std::uint64_t value);                                                          // NOLINT
-  JsonValue(double value) : type_(Type::kNumber), repr_(Repr::kDouble), double_(value) {}  // NOLINT
-  JsonValue(const char* value);  // NOLINT; must not be nullptr.
-  JsonValue(absl::string_view value)
-      : type_(Type::kString), string_(value.data(), value.size()) {}                 // NOLINT
-  JsonValue(std::string value) : type_(Type::kString), string_(std::move(value)) {}  // NOLINT
-  JsonValue(Array value) : type_(Type::kArray), array_(std::move(value)) {}          // NOLINT
-  JsonValue(Object value) : type_(Type::kObject), object_(std::move(value)) {}       // NOLINT
-  // Every other integer type (unsigned, long long, ...) would otherwise be ambiguous between
-  // the overloads above. bool still picks JsonValue(bool): exact non-templates win.
-  template <std::integral T>
-  JsonValue(T value)  // NOLINT
-      : JsonValue(static_cast<std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>(
-            value)) {}
+// Compact one-line JSON, members in order: strings escaped as JSON requires (other bytes,
+// including UTF-8, copied), integers exact, doubles in the shortest form nlohmann finds that
+// reads back to the same bits, NaN and infinities as null. Bytes that are not valid UTF-8
+// become U+FFFD.
+std::string DumpJson(const Json& json);
 
-  // Parses a complete document: exactly one value, optionally surrounded by whitespace.
-  // Strings must be valid UTF-8; \u escapes (including surrogate pairs) are decoded to UTF-8.
-  // Numbers whose magnitude overflows a double are rejected; ones that underflow become 0.
-  static absl::StatusOr<JsonValue> Parse(absl::string_view text);
+// What a value is, for error messages: "null", "boolean", "integer", "number", "string",
+// "array", "object".
+absl::string_view JsonTypeName(const Json& value);
 
-  Type type() const { return type_; }
-  bool is_null() const { return type_ == Type::kNull; }
-  bool is_bool() const { return type_ == Type::kBool; }
-  bool is_number() const { return type_ == Type::kNumber; }
-  bool is_string() const { return type_ == Type::kString; }
-  bool is_array() const { return type_ == Type::kArray; }
-  bool is_object() const { return type_ == Type::kObject; }
-  // A number held exactly as a 64-bit integer (not as a double).
-  bool is_integer() const { return is_number() && repr_ != Repr::kDouble; }
+// The error for a value of the wrong type: "<what> is a string, expected <expected>".
+absl::Status JsonTypeError(const Json& value, absl::string_view what, absl::string_view expected);
 
-  bool AsBool() const {
-    assert(is_bool());
-    return bool_;
-  }
-  // Any number; integers beyond 2^53 are rounded to the nearest double.
-  double AsDouble() const;
-  // Exact value of an integral number (integer, or a double with no fractional part).
-  // InvalidArgumentError if not a number or not integral, OutOfRangeError if it does not fit.
-  absl::StatusOr<std::int64_t> AsInt64() const;
-  absl::StatusOr<std::uint64_t> AsUint64() const;
-  const std::string& AsString() const {
-    assert(is_string());
-    return string_;
-  }
-  const Array& AsArray() const {
-    assert(is_array());
-    return array_;
-  }
-  const Object& AsObject() const {
-    assert(is_object());
-    return object_;
-  }
-  // A null value first becomes an empty array/object, which makes building documents easy.
-  Array& MutableArray();
-  Object& MutableObject();
+// Typed reading of one value; `what` names it in errors ("'game' is a string, expected an
+// integer"). Integers: an integral number (also a double with no fraction) within range,
+// else InvalidArgumentError.
+absl::StatusOr<std::int64_t> JsonToInt64(const Json& value, absl::string_view what);
+absl::StatusOr<int> JsonToInt(const Json& value, absl::string_view what);
+absl::StatusOr<std::string> JsonToString(const Json& value, absl::string_view what);
+absl::StatusOr<bool> JsonToBool(const Json& value, absl::string_view what);
 
-  // The first member named `key`, or nullptr if there is none or this is not an object.
-  const JsonValue* Find(absl::string_view key) const;
-  // Replaces the first member named `key` or appends a new one; returns the stored value.
-  // Like MutableObject, turns a null value into an object.
-  JsonValue& Set(std::string key, JsonValue value);
-  // Appends to an array (a null value becomes an array first).
-  void Append(JsonValue value);
+// The member `key` of `object`, or nullptr when `object` is not an object or has none.
+const Json* FindJsonMember(const Json& object, absl::string_view key);
 
-  // Compact single-line JSON. Strings are escaped as JSON requires (other bytes, including
-  // UTF-8, are copied unchanged). Integers print exactly; doubles print the shortest form that
-  // reads back to the same bits, with ".0" added when needed so they read back as doubles;
-  // NaN and infinities print as null.
-  std::string Serialize() const;
-
-  // Structural equality. Numbers compare by exact mathematical value (1 == 1.0, but
-  // 2^53 + 1 != 2^53 as a double); object members compare pairwise in order.
-  bool operator==(const JsonValue& other) const;
-
- private:
-  enum class Repr : std::uint8_t { kInt64, kUint64, kDouble };
-
-  void SerializeTo(std::string* out) const;
-
-  Type type_ = Type::kNull;
-  Repr repr_ = Repr::kInt64;
-  bool bool_ = false;
-  std::int64_t int_ = 0;
-  std::uint64_t uint_ = 0;  // Only used above INT64_MAX, so each integer has one repr.
-  double double_ = 0.0;
-  std::string string_;
-  Array array_;
-  Object object_;
-};
+// Typed members of an object. InvalidArgumentError "missing 'key'" when it has none (or is not
+// an object), or the mistyped error above.
+absl::StatusOr<std::int64_t> JsonInt64Member(const Json& object, absl::string_view key);
+absl::StatusOr<int> JsonIntMember(const Json& object, absl::string_view key);
+absl::StatusOr<std::string> JsonStringMember(const Json& object, absl::string_view key);
+absl::StatusOr<bool> JsonBoolMember(const Json& object, absl::string_view key);
+// Arrays and objects by reference into `object`; an array of `size` elements when size >= 0.
+absl::StatusOr<const Json*> JsonArrayMember(const Json& object, absl::string_view key,
+                                            int size = -1);
+absl::StatusOr<const Json*> JsonObjectMember(const Json& object, absl::string_view key);
 
 }  // namespace divercite
 

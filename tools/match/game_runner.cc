@@ -30,15 +30,15 @@ std::string GoLine(const TimeControl& tc, const std::array<std::int64_t, 2>& clo
   return "go";
 }
 
-std::string TerminationOf(EngineFailure failure) {
+Termination TerminationOf(EngineFailure failure) {
   switch (failure) {
-    case EngineFailure::kTime: return "time";
-    case EngineFailure::kStall: return "stall";
-    case EngineFailure::kGarbage: return "illegal";
+    case EngineFailure::kTime: return Termination::kTime;
+    case EngineFailure::kStall: return Termination::kStall;
+    case EngineFailure::kGarbage: return Termination::kIllegal;
     case EngineFailure::kCrash:
     case EngineFailure::kNone: break;
   }
-  return "crash";
+  return Termination::kCrash;
 }
 
 }  // namespace
@@ -55,19 +55,19 @@ GameRecord PlayGame(const GameSetup& setup) {
 
   // Ends the game: `loser` (0 or 1) loses for `termination`, or -1 for the board's result.
   Position position = setup.opening->start;
-  auto finish = [&](int loser, std::string termination, std::string reason) {
-    record.termination = std::move(termination);
+  auto finish = [&](int loser, Termination termination, std::string reason) {
+    record.termination = termination;
     record.reason = std::move(reason);
     record.final_scores = {position.Score(Player::kFirst), position.Score(Player::kSecond)};
     if (loser >= 0) {
-      record.result = loser == 0 ? "0-1" : "1-0";
+      record.result = loser == 0 ? GameOutcome::kSecondWins : GameOutcome::kFirstWins;
       engines[loser]->Kill();  // restarted fresh for the next game
       return record;
     }
     switch (position.Result()) {
-      case GameResult::kFirstWins: record.result = "1-0"; break;
-      case GameResult::kSecondWins: record.result = "0-1"; break;
-      default: record.result = "1/2-1/2"; break;
+      case GameResult::kFirstWins: record.result = GameOutcome::kFirstWins; break;
+      case GameResult::kSecondWins: record.result = GameOutcome::kSecondWins; break;
+      default: record.result = GameOutcome::kDraw; break;
     }
     return record;
   };
@@ -106,20 +106,21 @@ GameRecord PlayGame(const GameSetup& setup) {
     if (tc.kind == TimeControl::Kind::kClock) {
       clock_ms[p] -= used_ms;
       if (clock_ms[p] < 0) {
-        return finish(p, "time",
+        return finish(p, Termination::kTime,
                       absl::StrCat(engines[p]->config().name, " used ", used_ms, " ms with ",
                                    clock_ms[p] + used_ms, " ms left"));
       }
       clock_ms[p] += increment_ms[p];
     } else if (tc.kind == TimeControl::Kind::kMoveTime &&
                reply->elapsed > absl::Milliseconds(tc.movetime_ms) + kMoveTimeMargin) {
-      return finish(p, "time", absl::StrCat(engines[p]->config().name, " used ", used_ms,
-                                            " ms for a ", tc.movetime_ms, " ms move"));
+      return finish(p, Termination::kTime,
+                    absl::StrCat(engines[p]->config().name, " used ", used_ms, " ms for a ",
+                                 tc.movetime_ms, " ms move"));
     }
     absl::StatusOr<Move> move = ParseMove(reply->bestmove);
     absl::Status legal = move.ok() ? position.CheckLegal(*move) : move.status();
     if (!legal.ok()) {
-      return finish(p, "illegal",
+      return finish(p, Termination::kIllegal,
                     absl::StrCat(engines[p]->config().name, " played '", reply->bestmove,
                                  "': ", legal.message(), EngineSaid(reply->error)));
     }
@@ -127,7 +128,7 @@ GameRecord PlayGame(const GameSetup& setup) {
     moves.push_back(reply->bestmove);
     record.moves.push_back({reply->bestmove, used_ms, reply->score_cp, reply->exact});
   }
-  return finish(-1, "normal", "");
+  return finish(-1, Termination::kNormal, "");
 }
 
 }  // namespace divercite

@@ -1,6 +1,5 @@
 #include "tools/match/match_runner.h"
 
-#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -8,7 +7,6 @@
 #include "absl/strings/str_format.h"
 #include "tools/match/engine_client.h"
 #include "tools/match/game_runner.h"
-#include "tools/common/json.h"
 
 namespace divercite {
 
@@ -58,34 +56,15 @@ std::vector<MatchRunner::Job> MatchRunner::Schedule() const {
 }
 
 // Reads the games already in the records file. A line cut short by an interrupted run is
-// dropped (the file is truncated to its last complete line), so appending stays valid.
+// dropped (the store truncates the file to its last complete line), so appending stays valid.
 absl::Status MatchRunner::LoadRecords() {
-  if (settings_.records_path.empty() || !std::filesystem::exists(settings_.records_path)) {
-    return absl::OkStatus();
-  }
-  std::ifstream in(settings_.records_path, std::ios::binary);
-  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  size_t complete = 0;
-  int line_number = 0;
-  for (size_t start = 0; start < content.size();) {
-    const size_t end = content.find('\n', start);
-    if (end == std::string::npos) break;  // an unfinished last line
-    ++line_number;
-    const std::string line = content.substr(start, end - start);
-    start = complete = end + 1;
-    if (line.empty()) continue;
-    absl::StatusOr<JsonValue> json = JsonValue::Parse(line);
-    absl::StatusOr<GameRecord> record =
-        json.ok() ? GameRecord::FromJson(*json) : absl::StatusOr<GameRecord>(json.status());
-    if (!record.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(settings_.records_path, ":", line_number,
-                                                     ": ", record.status().message()));
-    }
-    finished_[record->game] = *record;
-  }
-  if (complete < content.size()) {
+  if (settings_.records_path.empty()) return absl::OkStatus();
+  absl::StatusOr<RecordStore> store = RecordStore::Open(settings_.records_path);
+  if (!store.ok()) return store.status();
+  records_ = *std::move(store);
+  for (const GameRecord& record : records_->records()) finished_[record.game] = record;
+  if (records_->dropped_unfinished_line()) {
     out_ << "Dropping an unfinished last line of " << settings_.records_path << "\n";
-    std::filesystem::resize_file(settings_.records_path, complete);
   }
   return absl::OkStatus();
 }
@@ -161,11 +140,8 @@ void MatchRunner::WorkerLoop(const std::vector<Job>& jobs, std::atomic<size_t>& 
 }
 
 void MatchRunner::Finish(const GameRecord& record) {
-  if (!settings_.records_path.empty()) {
-    std::ofstream records(settings_.records_path, std::ios::app);
-    records << record.ToJson().Serialize() << '\n';
-    records.flush();
-    if (!records) out_ << "warning: cannot write " << settings_.records_path << "\n";
+  if (records_ && !records_->Append(record).ok()) {
+    out_ << "warning: cannot write " << settings_.records_path << "\n";
   }
   if (!settings_.text_path.empty()) {
     std::ofstream text(settings_.text_path, std::ios::app);
@@ -174,14 +150,12 @@ void MatchRunner::Finish(const GameRecord& record) {
   finished_[record.game] = record;
   ++newly_finished_;
   out_ << absl::StrFormat("Finished game %d of %d (%s vs %s): %s {%s%s%s}\n", record.game + 1,
-                          total_games_, record.p1, record.p2, record.result, record.termination,
-                          record.reason.empty() ? "" : ": ", record.reason);
+                          total_games_, record.p1, record.p2, GameOutcomeText(record.result),
+                          TerminationText(record.termination), record.reason.empty() ? "" : ": ",
+                          record.reason);
   if (settings_.engines.size() == 2) {
     Tally tally;
-    for (const auto& [game, r] : finished_) {
-      const double points = r.first_engine == 0 ? r.FirstPlayerPoints() : 1 - r.FirstPlayerPoints();
-      (points == 1 ? tally.wins : points == 0 ? tally.losses : tally.draws)++;
-    }
+    for (const auto& [game, r] : finished_) tally.Add(r.PointsOf(0));
     out_ << absl::StrFormat("Score of %s vs %s: %d - %d - %d  [%.3f] %d\n",
                             settings_.engines[0].config.name, settings_.engines[1].config.name,
                             tally.wins, tally.losses, tally.draws, tally.score(), tally.games());
@@ -210,9 +184,8 @@ void MatchRunner::PrintMatchStatistics() {
   Tally tally;
   std::map<int, std::vector<double>> pair_points;  // engine 0's points per pair
   for (const auto& [game, record] : finished_) {
-    const double points =
-        record.first_engine == 0 ? record.FirstPlayerPoints() : 1 - record.FirstPlayerPoints();
-    (points == 1 ? tally.wins : points == 0 ? tally.losses : tally.draws)++;
+    const double points = record.PointsOf(0);
+    tally.Add(points);
     if (record.pair >= 0) pair_points[record.pair].push_back(points);
   }
   Pentanomial pairs{};
@@ -253,10 +226,8 @@ void MatchRunner::PrintTournamentTable() {
   for (const auto& [game, record] : finished_) {
     const int first = record.first_engine, second = record.second_engine;
     const double p = record.FirstPlayerPoints();
-    (p == 1 ? cross[first][second].wins : p == 0 ? cross[first][second].losses
-                                                 : cross[first][second].draws)++;
-    (p == 0 ? cross[second][first].wins : p == 1 ? cross[second][first].losses
-                                                 : cross[second][first].draws)++;
+    cross[first][second].Add(p);
+    cross[second][first].Add(1 - p);
     points[first][second] += p;
     points[second][first] += 1 - p;
     ++games[first][second];

@@ -8,13 +8,15 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <vector>
 
 #include "absl/status/status.h"
-#include "tools/records/game_record.h"
 #include "tools/match/match_settings.h"
 #include "tools/match/match_stats.h"
+#include "tools/records/game_record.h"
+#include "tools/records/record_store.h"
 
 namespace divercite {
 
@@ -43,6 +45,7 @@ class MatchRunner {
   std::ostream& out_;
   std::vector<Opening> openings_;
   mutable std::mutex mutex_;
+  std::optional<RecordStore> records_;  // with -records
   std::map<int, GameRecord> finished_;  // by game index
   int total_games_ = 0;
   int newly_finished_ = 0;

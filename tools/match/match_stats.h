@@ -14,6 +14,8 @@ struct Tally {
   int draws = 0;
   int losses = 0;
   int games() const { return wins + draws + losses; }
+  // Counts one game in which the player scored `points`: 1, 1/2 or 0.
+  void Add(double points) { (points == 1 ? wins : points == 0 ? losses : draws)++; }
   double score() const { return games() ? (wins + 0.5 * draws) / games() : 0.5; }
 };
 

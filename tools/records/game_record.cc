@@ -1,127 +1,204 @@
 #include "tools/records/game_record.h"
 
+#include <utility>
+
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
 namespace divercite {
 namespace {
 
-absl::StatusOr<const JsonValue*> Field(const JsonValue& json, absl::string_view key,
-                                       JsonValue::Type type) {
-  const JsonValue* value = json.Find(key);
-  if (value == nullptr || value->type() != type) {
-    return absl::InvalidArgumentError(absl::StrCat("record: missing or mistyped '", key, "'"));
+constexpr std::pair<GameOutcome, absl::string_view> kOutcomeTexts[] = {
+    {GameOutcome::kFirstWins, "1-0"},
+    {GameOutcome::kSecondWins, "0-1"},
+    {GameOutcome::kDraw, "1/2-1/2"}};
+
+constexpr std::pair<Termination, absl::string_view> kTerminationTexts[] = {
+    {Termination::kNormal, "normal"},
+    {Termination::kTime, "time"},
+    {Termination::kIllegal, "illegal"},
+    {Termination::kCrash, "crash"},
+    {Termination::kStall, "stall"}};
+
+// The member `key` when present, read by `read` into `*target`; absent leaves the default.
+template <typename T, typename Read>
+absl::Status ReadOptional(const Json& json, absl::string_view key, Read read, T* target) {
+  const Json* value = FindJsonMember(json, key);
+  if (value == nullptr) return absl::OkStatus();
+  auto result = read(*value, absl::StrCat("'", key, "'"));
+  if (!result.ok()) return result.status();
+  *target = *std::move(result);
+  return absl::OkStatus();
+}
+
+// A two-element array member when present, each element read by `read`.
+template <typename T, typename Read>
+absl::Status ReadOptionalPair(const Json& json, absl::string_view key, Read read,
+                              std::array<T, 2>* target) {
+  if (FindJsonMember(json, key) == nullptr) return absl::OkStatus();
+  absl::StatusOr<const Json*> array = JsonArrayMember(json, key, 2);
+  if (!array.ok()) return array.status();
+  for (int i = 0; i < 2; ++i) {
+    auto element = read((**array)[i], absl::StrCat("'", key, "'[", i, "]"));
+    if (!element.ok()) return element.status();
+    (*target)[i] = *std::move(element);
   }
-  return value;
+  return absl::OkStatus();
 }
 
-absl::StatusOr<int> IntField(const JsonValue& json, absl::string_view key) {
-  absl::StatusOr<const JsonValue*> value = Field(json, key, JsonValue::Type::kNumber);
-  if (!value.ok()) return value.status();
-  absl::StatusOr<std::int64_t> n = (*value)->AsInt64();
-  if (!n.ok()) return n.status();
-  return static_cast<int>(*n);
+absl::StatusOr<MoveRecord> MoveFromJson(const Json& json, absl::string_view what) {
+  if (!json.is_object()) return JsonTypeError(json, what, "an object");
+  MoveRecord move;
+  for (const absl::Status& status : {ReadOptional(json, "move", JsonToString, &move.move),
+                                     ReadOptional(json, "ms", JsonToInt64, &move.ms),
+                                     ReadOptional(json, "score", JsonToInt, &move.score_cp),
+                                     ReadOptional(json, "exact", JsonToBool, &move.exact)}) {
+    if (!status.ok()) return absl::InvalidArgumentError(absl::StrCat(what, ": ", status.message()));
+  }
+  return move;
 }
 
-absl::StatusOr<std::string> StringField(const JsonValue& json, absl::string_view key) {
-  absl::StatusOr<const JsonValue*> value = Field(json, key, JsonValue::Type::kString);
-  if (!value.ok()) return value.status();
-  return (*value)->AsString();
+// GameRecord::FromJson without the "record: " before its errors.
+absl::StatusOr<GameRecord> RecordFromJson(const Json& json) {
+  if (!json.is_object()) return JsonTypeError(json, "a record", "an object");
+  GameRecord record;
+  absl::StatusOr<int> game = JsonIntMember(json, "game");
+  absl::StatusOr<std::string> result = JsonStringMember(json, "result");
+  absl::StatusOr<GameOutcome> outcome =
+      result.ok() ? ParseGameOutcome(*result) : absl::StatusOr<GameOutcome>(result.status());
+  absl::StatusOr<std::string> p1 = JsonStringMember(json, "p1");
+  absl::StatusOr<std::string> p2 = JsonStringMember(json, "p2");
+  for (const absl::Status& status : {game.status(), outcome.status(), p1.status(), p2.status()}) {
+    if (!status.ok()) return status;
+  }
+  record.game = *game;
+  record.result = *outcome;
+  record.p1 = *std::move(p1);
+  record.p2 = *std::move(p2);
+  std::string termination(TerminationText(record.termination));
+  std::array<int, 2> engines = {record.first_engine, record.second_engine};
+  for (const absl::Status& status :
+       {ReadOptional(json, "round", JsonToInt, &record.round),
+        ReadOptional(json, "pair", JsonToInt, &record.pair),
+        ReadOptional(json, "termination", JsonToString, &termination),
+        ReadOptional(json, "reason", JsonToString, &record.reason),
+        ReadOptional(json, "start", JsonToString, &record.start),
+        ReadOptional(json, "opening", JsonToString, &record.opening),
+        ReadOptionalPair(json, "engines", JsonToInt, &engines),
+        ReadOptionalPair(json, "tc", JsonToString, &record.time_controls),
+        ReadOptionalPair(json, "final", JsonToInt, &record.final_scores)}) {
+    if (!status.ok()) return status;
+  }
+  absl::StatusOr<Termination> parsed_termination = ParseTermination(termination);
+  if (!parsed_termination.ok()) return parsed_termination.status();
+  record.termination = *parsed_termination;
+  record.first_engine = engines[0];
+  record.second_engine = engines[1];
+  if (FindJsonMember(json, "moves") != nullptr) {
+    absl::StatusOr<const Json*> moves = JsonArrayMember(json, "moves");
+    if (!moves.ok()) return moves.status();
+    for (size_t i = 0; i < (*moves)->size(); ++i) {
+      absl::StatusOr<MoveRecord> move =
+          MoveFromJson((**moves)[i], absl::StrCat("'moves'[", i, "]"));
+      if (!move.ok()) return move.status();
+      record.moves.push_back(*std::move(move));
+    }
+  }
+  return record;
 }
 
 }  // namespace
 
-JsonValue GameRecord::ToJson() const {
-  JsonValue json;
-  json.Set("game", game);
-  json.Set("round", round);
-  json.Set("pair", pair);
-  json.Set("p1", p1);
-  json.Set("p2", p2);
-  json.Set("result", result);
-  json.Set("termination", termination);
-  json.Set("reason", reason);
-  json.Set("start", start);
-  json.Set("opening", opening);
-  json.Set("engines", JsonValue::Array{first_engine, second_engine});
-  json.Set("tc", JsonValue::Array{time_controls[0], time_controls[1]});
-  JsonValue::Array move_list;
+absl::string_view GameOutcomeText(GameOutcome outcome) {
+  for (const auto& [value, text] : kOutcomeTexts) {
+    if (value == outcome) return text;
+  }
+  return "?";
+}
+
+absl::StatusOr<GameOutcome> ParseGameOutcome(absl::string_view text) {
+  for (const auto& [value, name] : kOutcomeTexts) {
+    if (name == text) return value;
+  }
+  return absl::InvalidArgumentError(absl::StrCat("unknown result '", text, "'"));
+}
+
+absl::string_view TerminationText(Termination termination) {
+  for (const auto& [value, text] : kTerminationTexts) {
+    if (value == termination) return text;
+  }
+  return "?";
+}
+
+absl::StatusOr<Termination> ParseTermination(absl::string_view text) {
+  for (const auto& [value, name] : kTerminationTexts) {
+    if (name == text) return value;
+  }
+  return absl::InvalidArgumentError(absl::StrCat("unknown termination '", text, "'"));
+}
+
+double GameRecord::FirstPlayerPoints() const {
+  switch (result) {
+    case GameOutcome::kFirstWins:
+      return 1.0;
+    case GameOutcome::kSecondWins:
+      return 0.0;
+    case GameOutcome::kDraw:
+      break;
+  }
+  return 0.5;
+}
+
+double GameRecord::PointsOf(int engine) const {
+  return engine == first_engine ? FirstPlayerPoints() : 1 - FirstPlayerPoints();
+}
+
+Json GameRecord::ToJson() const {
+  Json json = Json::object();
+  json["game"] = game;
+  json["round"] = round;
+  json["pair"] = pair;
+  json["p1"] = p1;
+  json["p2"] = p2;
+  json["result"] = std::string(GameOutcomeText(result));
+  json["termination"] = std::string(TerminationText(termination));
+  json["reason"] = reason;
+  json["start"] = start;
+  json["opening"] = opening;
+  json["engines"] = Json::array({first_engine, second_engine});
+  json["tc"] = Json::array({time_controls[0], time_controls[1]});
+  Json move_list = Json::array();
   for (const MoveRecord& move : moves) {
-    JsonValue entry;
-    entry.Set("move", move.move);
-    entry.Set("ms", move.ms);
-    if (move.score_cp) entry.Set("score", *move.score_cp);
-    entry.Set("exact", move.exact);
+    Json entry = Json::object();
+    entry["move"] = move.move;
+    entry["ms"] = move.ms;
+    if (move.score_cp) entry["score"] = *move.score_cp;
+    entry["exact"] = move.exact;
     move_list.push_back(std::move(entry));
   }
-  json.Set("moves", std::move(move_list));
-  json.Set("final", JsonValue::Array{final_scores[0], final_scores[1]});
+  json["moves"] = std::move(move_list);
+  json["final"] = Json::array({final_scores[0], final_scores[1]});
   return json;
 }
 
-absl::StatusOr<GameRecord> GameRecord::FromJson(const JsonValue& json) {
-  GameRecord record;
-  absl::StatusOr<int> game = IntField(json, "game");
-  absl::StatusOr<std::string> result = StringField(json, "result");
-  absl::StatusOr<std::string> p1 = StringField(json, "p1");
-  absl::StatusOr<std::string> p2 = StringField(json, "p2");
-  for (const absl::Status& status : {game.status(), result.status(), p1.status(), p2.status()}) {
-    if (!status.ok()) return status;
-  }
-  if (*result != "1-0" && *result != "0-1" && *result != "1/2-1/2") {
-    return absl::InvalidArgumentError(absl::StrCat("record: bad result '", *result, "'"));
-  }
-  record.game = *game;
-  record.result = *result;
-  record.p1 = *p1;
-  record.p2 = *p2;
-  if (absl::StatusOr<int> round = IntField(json, "round"); round.ok()) record.round = *round;
-  if (absl::StatusOr<int> pair = IntField(json, "pair"); pair.ok()) record.pair = *pair;
-  const std::pair<const char*, std::string*> text_fields[] = {
-      {"termination", &record.termination},
-      {"reason", &record.reason},
-      {"start", &record.start},
-      {"opening", &record.opening}};
-  for (const auto& [key, target] : text_fields) {
-    if (absl::StatusOr<std::string> text = StringField(json, key); text.ok()) *target = *text;
-  }
-  if (const JsonValue* engines = json.Find("engines"); engines && engines->is_array() &&
-                                                      engines->AsArray().size() == 2) {
-    record.first_engine = static_cast<int>(engines->AsArray()[0].AsInt64().value_or(0));
-    record.second_engine = static_cast<int>(engines->AsArray()[1].AsInt64().value_or(1));
-  }
-  if (const JsonValue* moves = json.Find("moves"); moves && moves->is_array()) {
-    for (const JsonValue& entry : moves->AsArray()) {
-      MoveRecord move;
-      if (const JsonValue* m = entry.Find("move"); m && m->is_string()) move.move = m->AsString();
-      if (const JsonValue* ms = entry.Find("ms"); ms && ms->is_number()) {
-        move.ms = ms->AsInt64().value_or(0);
-      }
-      if (const JsonValue* s = entry.Find("score"); s && s->is_number()) {
-        move.score_cp = static_cast<int>(s->AsInt64().value_or(0));
-      }
-      if (const JsonValue* e = entry.Find("exact"); e && e->is_bool()) move.exact = e->AsBool();
-      record.moves.push_back(move);
-    }
-  }
-  if (const JsonValue* final_scores = json.Find("final");
-      final_scores && final_scores->is_array() && final_scores->AsArray().size() == 2) {
-    record.final_scores = {static_cast<int>(final_scores->AsArray()[0].AsInt64().value_or(0)),
-                           static_cast<int>(final_scores->AsArray()[1].AsInt64().value_or(0))};
+absl::StatusOr<GameRecord> GameRecord::FromJson(const Json& json) {
+  absl::StatusOr<GameRecord> record = RecordFromJson(json);
+  if (!record.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("record: ", record.status().message()));
   }
   return record;
 }
 
 std::string GameRecord::ToText() const {
-  std::string text = absl::StrFormat("Game %d (round %d): %s vs %s  %s {%s%s%s}  final %d-%d\n",
-                                     game + 1, round + 1, p1, p2, result, termination,
-                                     reason.empty() ? "" : ": ", reason, final_scores[0],
-                                     final_scores[1]);
+  std::string text =
+      absl::StrFormat("Game %d (round %d): %s vs %s  %s {%s%s%s}  final %d-%d\n", game + 1,
+                      round + 1, p1, p2, GameOutcomeText(result), TerminationText(termination),
+                      reason.empty() ? "" : ": ", reason, final_scores[0], final_scores[1]);
   absl::StrAppend(&text, "  start ", start, opening.empty() ? "" : ", opening ", opening, "\n");
   for (size_t i = 0; i < moves.size(); ++i) {
     absl::StrAppend(&text, i % 2 == 0 ? "  " : " ", moves[i].move, " (", moves[i].ms, " ms",
-                    moves[i].score_cp ? absl::StrFormat(", %+.2f", *moves[i].score_cp / 100.0)
-                                      : "",
+                    moves[i].score_cp ? absl::StrFormat(", %+.2f", *moves[i].score_cp / 100.0) : "",
                     moves[i].exact ? " exact" : "", ")");
     if (i % 2 == 1 || i + 1 == moves.size()) absl::StrAppend(&text, "\n");
   }

@@ -1,13 +1,17 @@
 // The record of one finished game, as appended to the -records file (one JSON line):
 //
 //   {"game":12,"round":3,"pair":6,"p1":"engine","p2":"skypiea_v5","result":"1-0",
-//    "termination":"normal","reason":"","opening":"RC14 GR04","start":"startpos",
-//    "tc":["tc=10+0.1","tc=inf"],
+//    "termination":"normal","reason":"","start":"startpos","opening":"RC14 GR04",
+//    "engines":[0,1],"tc":["tc=10+0.1","tc=inf"],
 //    "moves":[{"move":"BC23","ms":120,"score":35,"exact":false},...],"final":[21,14]}
 //
 // p1 moves first. `moves` are the engines' moves after the opening; `score` is the last
 // score the mover reported (centipoints, its own view), absent if none. `termination` is
 // normal, time, illegal, crash or stall; `reason` says more for the abnormal ones.
+//
+// Reading: "game", "result", "p1" and "p2" are required; every other member may be absent
+// (its default below) but, when present, must have its type. A result or termination text
+// other than those above is an error naming it.
 #ifndef DIVERCITE_TOOLS_RECORDS_GAME_RECORD_H_
 #define DIVERCITE_TOOLS_RECORDS_GAME_RECORD_H_
 
@@ -18,9 +22,21 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "tools/common/json.h"
 
 namespace divercite {
+
+// How a game ended, from the first player's (p1's) view. Text: "1-0", "0-1", "1/2-1/2".
+enum class GameOutcome { kFirstWins, kSecondWins, kDraw };
+absl::string_view GameOutcomeText(GameOutcome outcome);
+absl::StatusOr<GameOutcome> ParseGameOutcome(absl::string_view text);
+
+// Why a game ended: on the board, or lost by an engine on time, by an illegal or garbled
+// move, by a crash, or by not answering. Text: "normal", "time", "illegal", "crash", "stall".
+enum class Termination { kNormal, kTime, kIllegal, kCrash, kStall };
+absl::string_view TerminationText(Termination termination);
+absl::StatusOr<Termination> ParseTermination(absl::string_view text);
 
 struct MoveRecord {
   std::string move;
@@ -35,8 +51,8 @@ struct GameRecord {
   int pair = -1;  // games on the same opening with colours swapped share it (-repeat)
   int first_engine = 0, second_engine = 1;  // indices into the match's engines
   std::string p1, p2;
-  std::string result;       // "1-0", "0-1" or "1/2-1/2"
-  std::string termination;  // "normal", "time", "illegal", "crash", "stall"
+  GameOutcome result = GameOutcome::kDraw;
+  Termination termination = Termination::kNormal;
   std::string reason;
   std::string start;    // "startpos" or "fen <rows> <side>"
   std::string opening;  // the opening moves, space separated
@@ -45,12 +61,13 @@ struct GameRecord {
   std::array<int, 2> final_scores{};
 
   // Points for the first player: 1, 1/2 or 0.
-  double FirstPlayerPoints() const {
-    return result == "1-0" ? 1.0 : result == "0-1" ? 0.0 : 0.5;
-  }
+  double FirstPlayerPoints() const;
+  // Points for the match's engine `engine` (first_engine or second_engine): 1, 1/2 or 0.
+  double PointsOf(int engine) const;
 
-  JsonValue ToJson() const;
-  static absl::StatusOr<GameRecord> FromJson(const JsonValue& json);
+  Json ToJson() const;
+  // Errors name the member that is missing, mistyped or unknown.
+  static absl::StatusOr<GameRecord> FromJson(const Json& json);
   // A readable form for -text.
   std::string ToText() const;
 };

@@ -1,8 +1,6 @@
 #include "tools/tune/eval_fit.h"
 
-#include <cmath>
-#include <utility>
-
+#include "Eigen/Dense"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -38,33 +36,6 @@ absl::Status PlayText(Position& position, absl::string_view text, const GameReco
   return absl::OkStatus();
 }
 
-// Solves the n x n system a x = b in place (Gaussian elimination with partial pivoting);
-// false if it is singular.
-template <int n>
-bool SolveLinearSystem(std::array<std::array<double, n>, n>& a, std::array<double, n>& b,
-                       std::array<double, n>& x) {
-  for (int col = 0; col < n; ++col) {
-    int pivot = col;
-    for (int row = col + 1; row < n; ++row) {
-      if (std::abs(a[row][col]) > std::abs(a[pivot][col])) pivot = row;
-    }
-    if (std::abs(a[pivot][col]) < 1e-9) return false;
-    std::swap(a[pivot], a[col]);
-    std::swap(b[pivot], b[col]);
-    for (int row = col + 1; row < n; ++row) {
-      const double factor = a[row][col] / a[col][col];
-      for (int k = col; k < n; ++k) a[row][k] -= factor * a[col][k];
-      b[row] -= factor * b[col];
-    }
-  }
-  for (int row = n - 1; row >= 0; --row) {
-    double sum = b[row];
-    for (int k = row + 1; k < n; ++k) sum -= a[row][k] * x[k];
-    x[row] = sum / a[row][row];
-  }
-  return true;
-}
-
 }  // namespace
 
 std::array<int, kNumFittedWeights> FittedFeatures(const Position& position) {
@@ -76,7 +47,7 @@ std::array<int, kNumFittedWeights> FittedFeatures(const Position& position) {
 
 absl::StatusOr<std::vector<FitSample>> SamplesFromGame(const GameRecord& record) {
   std::vector<FitSample> samples;
-  if (record.termination != "normal") return samples;
+  if (record.termination != Termination::kNormal) return samples;
   absl::StatusOr<Position> start = StartOf(record);
   if (!start.ok()) return start.status();
   Position position = *start;
@@ -118,35 +89,39 @@ std::array<double, kNumFittedWeights> WeightsOf(const EvalWeights& weights) {
 
 FitResult FitWeights(const std::vector<FitSample>& samples, const EvalWeights& start,
                      const std::array<bool, kNumFittedWeights>& fixed) {
-  constexpr int n = kNumFittedWeights;
   FitResult result;
   result.weights = WeightsOf(start);
-  // The normal equations of the free weights; the fixed ones move to the right-hand side.
-  // A fixed weight gets the identity row, so that it comes back unchanged.
-  std::array<std::array<double, n>, n> normal{};
-  std::array<double, n> right{};
-  for (const FitSample& sample : samples) {
+  // The least-squares problem of the free weights, one row per sample: the design matrix of
+  // their features, and the target less what the score difference and the fixed weights give.
+  std::vector<int> free;
+  for (int k = 0; k < kNumFittedWeights; ++k) {
+    if (!fixed[k]) free.push_back(k);
+  }
+  const Eigen::Index rows = static_cast<Eigen::Index>(samples.size());
+  const Eigen::Index columns = static_cast<Eigen::Index>(free.size());
+  Eigen::MatrixXd design(rows, columns);
+  Eigen::VectorXd right(rows);
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    const FitSample& sample = samples[i];
     double residual = sample.target_cp - kPoint * sample.score_difference;
-    for (int k = 0; k < n; ++k) {
+    for (int k = 0; k < kNumFittedWeights; ++k) {
       if (fixed[k]) residual -= result.weights[k] * sample.features[k];
     }
-    for (int i = 0; i < n; ++i) {
-      if (fixed[i]) continue;
-      right[i] += sample.features[i] * residual;
-      for (int j = 0; j < n; ++j) {
-        if (!fixed[j]) normal[i][j] += static_cast<double>(sample.features[i]) * sample.features[j];
-      }
-    }
+    right(i) = residual;
+    for (Eigen::Index j = 0; j < columns; ++j) design(i, j) = sample.features[free[j]];
   }
-  for (int k = 0; k < n; ++k) {
-    if (fixed[k]) {
-      normal[k][k] = 1;
-      right[k] = result.weights[k];
-    }
+  if (columns == 0) {  // every weight fixed: nothing to fit
+    result.ok = true;
+    return result;
   }
-  std::array<double, n> solution{};
-  result.ok = SolveLinearSystem<n>(normal, right, solution);
-  if (result.ok) result.weights = solution;
+  if (rows < columns) return result;  // fewer samples than free weights: no unique fit
+  // A rank-revealing QR of the design matrix: features that are linearly dependent over the
+  // samples show as a rank below the number of free weights.
+  const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(design);
+  if (qr.rank() < columns) return result;
+  const Eigen::VectorXd solution = qr.solve(right);
+  for (Eigen::Index j = 0; j < columns; ++j) result.weights[free[j]] = solution(j);
+  result.ok = true;
   return result;
 }
 

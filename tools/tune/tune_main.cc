@@ -1,21 +1,20 @@
 // divercite-tune: fits the evaluation's weights to the positions of recorded games (see
-// tools/eval_fit.h) and says how well the current and the fitted weights predict the exact
-// scores found later in those games. The fitted weights are a proposal: a match decides.
+// tools/tune/eval_fit.h) and says how well the current and the fitted weights predict the
+// exact scores found later in those games. The fitted weights are a proposal: a match decides.
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "tools/common/command_line.h"
+#include "tools/records/record_store.h"
 #include "tools/tune/eval_fit.h"
-#include "tools/common/json.h"
 
 ABSL_FLAG(std::vector<std::string>, records, {},
           "Match record files (JSON lines, as written by divercite-match -records), comma "
@@ -47,33 +46,21 @@ int OptionIndex(absl::string_view name) {
 }
 
 // Reads every game of a record file into samples; a line that is not a record is an error
-// (with its line number), a game that gives no sample is counted.
+// (with its line number), a game that gives no sample is counted. An unfinished last line (a
+// match still writing, or interrupted) is left out.
 absl::Status ReadSamples(const std::string& path, int validation_every,
                          std::vector<FitSample>& training, std::vector<FitSample>& validation,
                          int& games, int& games_without_samples) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
-  std::string line;
-  for (int line_number = 1; std::getline(in, line); ++line_number) {
-    if (absl::StripAsciiWhitespace(line).empty()) continue;
-    absl::StatusOr<divercite::JsonValue> json = divercite::JsonValue::Parse(line);
-    absl::StatusOr<divercite::GameRecord> record =
-        json.ok() ? divercite::GameRecord::FromJson(*json)
-                  : absl::StatusOr<divercite::GameRecord>(json.status());
-    absl::StatusOr<std::vector<FitSample>> samples =
-        record.ok() ? divercite::SamplesFromGame(*record)
-                    : absl::StatusOr<std::vector<FitSample>>(record.status());
-    if (!samples.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ":", line_number, ": ", samples.status().message()));
-    }
+  return divercite::ForEachRecord(path, [&](const divercite::GameRecord& record) {
+    absl::StatusOr<std::vector<FitSample>> samples = divercite::SamplesFromGame(record);
+    if (!samples.ok()) return samples.status();
     ++games;
     if (samples->empty()) ++games_without_samples;
-    const bool held_out = validation_every > 0 && record->game % validation_every == 0;
+    const bool held_out = validation_every > 0 && record.game % validation_every == 0;
     auto& target = held_out ? validation : training;
     target.insert(target.end(), samples->begin(), samples->end());
-  }
-  return absl::OkStatus();
+    return absl::OkStatus();
+  });
 }
 
 void PrintWeights(const char* title, const std::array<double, kNumFittedWeights>& weights,
