@@ -255,8 +255,8 @@ TEST(Analysis, GamesComeFromTheRecordsFileByNumber) {
   // A record whose moves are not legal is named by its line.
   record.game = 5;
   record.moves[5].move = reference[0];  // taken by the opening
-  std::ofstream(path, std::ios::trunc) << lines.substr(0, lines.find('\n') + 1)
-                                       << DumpJson(record.ToJson()) << "\n";
+  std::ofstream(path, std::ios::trunc)
+      << lines.substr(0, lines.find('\n') + 1) << DumpJson(record.ToJson()) << "\n";
   games = GamesFromRecordsFile(path, std::nullopt);
   ASSERT_FALSE(games.ok());
   EXPECT_TRUE(absl::StartsWith(games.status().message(),
