@@ -1,5 +1,10 @@
 #include "tools/match/game_runner.h"
 
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/move.h"
@@ -8,35 +13,17 @@
 namespace divercite {
 namespace {
 
-// A move answered this much after the clock ran out still loses on time, but waiting a
-// little longer tells a slow engine apart from a hung one in the record.
-constexpr absl::Duration kClockGrace = absl::Milliseconds(100);
-// Per-move limits (st=) are met when the move arrives within this margin.
-constexpr absl::Duration kMoveTimeMargin = absl::Milliseconds(500);
-
-std::string GoLine(const TimeControl& tc, const std::array<std::int64_t, 2>& clock_ms,
-                   const std::array<std::int64_t, 2>& increment_ms) {
-  switch (tc.kind) {
-    case TimeControl::Kind::kClock:
-      return absl::StrCat("go wtime ", std::max<std::int64_t>(clock_ms[0], 0), " btime ",
-                          std::max<std::int64_t>(clock_ms[1], 0), " winc ", increment_ms[0],
-                          " binc ", increment_ms[1]);
-    case TimeControl::Kind::kMoveTime: return absl::StrCat("go movetime ", tc.movetime_ms);
-    case TimeControl::Kind::kDepth: return absl::StrCat("go depth ", tc.depth);
-    case TimeControl::Kind::kNodes: return absl::StrCat("go nodes ", tc.nodes);
-    case TimeControl::Kind::kUnlimited:
-    case TimeControl::Kind::kNone: break;
-  }
-  return "go";
-}
-
 Termination TerminationOf(EngineFailure failure) {
   switch (failure) {
-    case EngineFailure::kTime: return Termination::kTime;
-    case EngineFailure::kStall: return Termination::kStall;
-    case EngineFailure::kGarbage: return Termination::kIllegal;
+    case EngineFailure::kTime:
+      return Termination::kTime;
+    case EngineFailure::kStall:
+      return Termination::kStall;
+    case EngineFailure::kGarbage:
+      return Termination::kIllegal;
     case EngineFailure::kCrash:
-    case EngineFailure::kNone: break;
+    case EngineFailure::kNone:
+      break;
   }
   return Termination::kCrash;
 }
@@ -46,12 +33,11 @@ Termination TerminationOf(EngineFailure failure) {
 GameRecord PlayGame(const GameSetup& setup) {
   GameRecord record;
   EngineClient* engines[2] = {setup.first, setup.second};
-  const TimeControl* tcs[2] = {setup.first_tc, setup.second_tc};
   record.p1 = setup.first->config().name;
   record.p2 = setup.second->config().name;
   record.start = setup.opening->start_string;
   record.opening = absl::StrJoin(setup.opening->moves, " ");
-  record.time_controls = {tcs[0]->text, tcs[1]->text};
+  record.time_controls = {setup.first_tc->text, setup.second_tc->text};
 
   // Ends the game: `loser` (0 or 1) loses for `termination`, or -1 for the board's result.
   Position position = setup.opening->start;
@@ -65,9 +51,15 @@ GameRecord PlayGame(const GameSetup& setup) {
       return record;
     }
     switch (position.Result()) {
-      case GameResult::kFirstWins: record.result = GameOutcome::kFirstWins; break;
-      case GameResult::kSecondWins: record.result = GameOutcome::kSecondWins; break;
-      default: record.result = GameOutcome::kDraw; break;
+      case GameResult::kFirstWins:
+        record.result = GameOutcome::kFirstWins;
+        break;
+      case GameResult::kSecondWins:
+        record.result = GameOutcome::kSecondWins;
+        break;
+      default:
+        record.result = GameOutcome::kDraw;
+        break;
     }
     return record;
   };
@@ -82,40 +74,22 @@ GameRecord PlayGame(const GameSetup& setup) {
 
   std::vector<std::string> moves = setup.opening->moves;
   for (const std::string& move : moves) position.Play(*ParseMove(move));  // checked on load
-  std::array<std::int64_t, 2> clock_ms = {tcs[0]->base_ms, tcs[1]->base_ms};
-  const std::array<std::int64_t, 2> increment_ms = {tcs[0]->increment_ms, tcs[1]->increment_ms};
+  GameClock clock(*setup.first_tc, *setup.second_tc, setup.max_move_time);
 
   while (!position.IsGameOver()) {
     const int p = Index(position.SideToMove());
-    const TimeControl& tc = *tcs[p];
     const std::string position_line =
-        absl::StrCat("position ", setup.opening->start_string,
-                     moves.empty() ? "" : " moves ", absl::StrJoin(moves, " "));
-    absl::Duration deadline = setup.max_move_time;
-    if (tc.kind == TimeControl::Kind::kClock) {
-      deadline = absl::Milliseconds(clock_ms[p]) + kClockGrace;
-    } else if (tc.kind == TimeControl::Kind::kMoveTime) {
-      deadline = absl::Milliseconds(tc.movetime_ms) + kMoveTimeMargin;
-    }
+        absl::StrCat("position ", setup.opening->start_string, moves.empty() ? "" : " moves ",
+                     absl::StrJoin(moves, " "));
     absl::StatusOr<EngineReply> reply =
-        engines[p]->Go(position_line, GoLine(tc, clock_ms, increment_ms), deadline);
+        engines[p]->Go(position_line, clock.GoLine(p), clock.Deadline(p));
     if (!reply.ok()) {
-      return finish(p, TerminationOf(engines[p]->last_failure()), std::string(reply.status().message()));
+      return finish(p, TerminationOf(engines[p]->last_failure()),
+                    std::string(reply.status().message()));
     }
-    const std::int64_t used_ms = absl::ToInt64Milliseconds(reply->elapsed);
-    if (tc.kind == TimeControl::Kind::kClock) {
-      clock_ms[p] -= used_ms;
-      if (clock_ms[p] < 0) {
-        return finish(p, Termination::kTime,
-                      absl::StrCat(engines[p]->config().name, " used ", used_ms, " ms with ",
-                                   clock_ms[p] + used_ms, " ms left"));
-      }
-      clock_ms[p] += increment_ms[p];
-    } else if (tc.kind == TimeControl::Kind::kMoveTime &&
-               reply->elapsed > absl::Milliseconds(tc.movetime_ms) + kMoveTimeMargin) {
-      return finish(p, Termination::kTime,
-                    absl::StrCat(engines[p]->config().name, " used ", used_ms, " ms for a ",
-                                 tc.movetime_ms, " ms move"));
+    if (std::optional<std::string> lost =
+            clock.Charge(p, reply->elapsed, engines[p]->config().name)) {
+      return finish(p, Termination::kTime, *std::move(lost));
     }
     absl::StatusOr<Move> move = ParseMove(reply->bestmove);
     absl::Status legal = move.ok() ? position.CheckLegal(*move) : move.status();
@@ -126,6 +100,7 @@ GameRecord PlayGame(const GameSetup& setup) {
     }
     position.Play(*move);
     moves.push_back(reply->bestmove);
+    const std::int64_t used_ms = absl::ToInt64Milliseconds(reply->elapsed);
     record.moves.push_back({reply->bestmove, used_ms, reply->score_cp, reply->exact});
   }
   return finish(-1, Termination::kNormal, "");

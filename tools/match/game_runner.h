@@ -1,17 +1,20 @@
 // Plays one game between two engines, refereeing it with the rules library: every move is
-// parsed and checked here, clocks are kept here (wall time measured by the runner, never
-// what an engine claims), and any failure loses the game for the engine at fault.
+// parsed and checked here, the clocks are kept by a GameClock (wall time measured by the
+// runner, never what an engine claims), and any failure loses the game for the engine at
+// fault.
 #ifndef DIVERCITE_TOOLS_MATCH_GAME_RUNNER_H_
 #define DIVERCITE_TOOLS_MATCH_GAME_RUNNER_H_
 
+#include "absl/time/time.h"
 #include "tools/match/engine_client.h"
+#include "tools/match/openings.h"
+#include "tools/match/time_control.h"
 #include "tools/records/game_record.h"
-#include "tools/match/match_settings.h"
 
 namespace divercite {
 
 struct GameSetup {
-  EngineClient* first;   // moves first
+  EngineClient* first;  // moves first
   EngineClient* second;
   const TimeControl* first_tc;
   const TimeControl* second_tc;

@@ -1,11 +1,11 @@
-// divercite-match: engine-versus-engine matches and round-robin tournaments (see
-// match_settings.h for the command line).
+// divercite-match: engine-versus-engine matches and round-robin tournaments (see cli.h for
+// the command line).
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "tools/match/cli.h"
 #include "tools/match/match_runner.h"
-#include "tools/match/match_settings.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);

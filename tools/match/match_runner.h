@@ -1,12 +1,11 @@
-// Runs a match (two engines) or a round-robin tournament: schedules the games, plays them on
-// -concurrency threads (each with its own engine processes), appends each finished game to
-// the records file at once (flushed), resumes from that file, and reports progress and
-// statistics. Stops early on an SPRT decision.
+// Runs a match (two engines) or a round-robin tournament by tying its parts together: the
+// openings (openings.h), the schedule (scheduler.h), the records file (each finished game
+// appended at once and flushed; a run started again resumes from it), the worker pool that
+// plays the games (worker_pool.h), and the reporter (reporter.h). Stops early on an SPRT
+// decision.
 #ifndef DIVERCITE_TOOLS_MATCH_MATCH_RUNNER_H_
 #define DIVERCITE_TOOLS_MATCH_MATCH_RUNNER_H_
 
-#include <atomic>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <ostream>
@@ -14,7 +13,10 @@
 
 #include "absl/status/status.h"
 #include "tools/match/match_settings.h"
-#include "tools/match/match_stats.h"
+#include "tools/match/openings.h"
+#include "tools/match/reporter.h"
+#include "tools/match/scheduler.h"
+#include "tools/match/scoreboard.h"
 #include "tools/records/game_record.h"
 #include "tools/records/record_store.h"
 
@@ -30,26 +32,22 @@ class MatchRunner {
   std::vector<GameRecord> Records() const;
 
  private:
-  struct Job {
-    int game, round, pair, first, second, opening;
-  };
-  std::vector<Job> Schedule() const;
   absl::Status LoadRecords();
-  void WorkerLoop(const std::vector<Job>& jobs, std::atomic<size_t>& next);
-  void Finish(const GameRecord& record);  // under mutex_
-  void PrintStatistics();                 // under mutex_
-  void PrintMatchStatistics();
-  void PrintTournamentTable();
+  // The games of `schedule` not yet in the records; an error if the records hold another
+  // match.
+  absl::StatusOr<std::vector<ScheduledGame>> Pending(
+      const std::vector<ScheduledGame>& schedule) const;
+  bool Finish(const GameRecord& record);  // whether to go on
+  bool SprtDecided() const;
 
   MatchSettings settings_;
-  std::ostream& out_;
+  int total_games_;
+  Reporter reporter_;
   std::vector<Opening> openings_;
   mutable std::mutex mutex_;
   std::optional<RecordStore> records_;  // with -records
-  std::map<int, GameRecord> finished_;  // by game index
-  int total_games_ = 0;
+  FinishedGames finished_;
   int newly_finished_ = 0;
-  std::atomic<bool> stop_{false};
 };
 
 }  // namespace divercite

@@ -1,0 +1,257 @@
+#include "tools/match/cli.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "engine/position.h"
+#include "tools/match/argument_values.h"
+
+namespace divercite {
+namespace {
+
+absl::Status Bad(absl::string_view message) { return absl::InvalidArgumentError(message); }
+
+// The command line as it is read: the settings so far, and the -each fields, which apply
+// only once every -engine is known.
+struct ParsedArgs {
+  MatchSettings settings;
+  std::vector<std::string> each;
+};
+
+// How many values a flag takes: none, exactly one, or every argument up to the next flag
+// (the next one starting with '-'), as KEY=VALUE... lists do.
+enum class Arity { kNone, kOne, kUntilNextFlag };
+
+// Applies the values of `flag` (as many as its arity says) to the parsed arguments.
+using FlagHandler = std::function<absl::Status(
+    absl::string_view flag, const std::vector<std::string>& values, ParsedArgs& parsed)>;
+
+struct Flag {
+  absl::string_view name;
+  Arity arity;
+  FlagHandler apply;
+};
+
+FlagHandler SetPositiveInt(int MatchSettings::*field) {
+  return
+      [field](absl::string_view flag, const std::vector<std::string>& values, ParsedArgs& parsed) {
+        absl::StatusOr<int> n = ParsePositiveInt(flag, values[0]);
+        if (!n.ok()) return n.status();
+        parsed.settings.*field = *n;
+        return absl::OkStatus();
+      };
+}
+
+FlagHandler SetString(std::string MatchSettings::*field) {
+  return [field](absl::string_view, const std::vector<std::string>& values, ParsedArgs& parsed) {
+    parsed.settings.*field = values[0];
+    return absl::OkStatus();
+  };
+}
+
+FlagHandler SetSeconds(absl::Duration MatchSettings::*field) {
+  return
+      [field](absl::string_view flag, const std::vector<std::string>& values, ParsedArgs& parsed) {
+        absl::StatusOr<double> seconds = ParseSeconds(flag, values[0]);
+        if (!seconds.ok()) return seconds.status();
+        parsed.settings.*field = absl::Milliseconds(*seconds * 1000);
+        return absl::OkStatus();
+      };
+}
+
+absl::Status ApplyEngine(absl::string_view, const std::vector<std::string>& values,
+                         ParsedArgs& parsed) {
+  EngineSpec spec;
+  for (const std::string& field : values) {
+    if (absl::Status s = ApplyEngineField(field, spec); !s.ok()) {
+      return Bad(absl::StrCat("-engine ", s.message()));
+    }
+  }
+  parsed.settings.engines.push_back(spec);
+  return absl::OkStatus();
+}
+
+absl::Status ApplyEach(absl::string_view, const std::vector<std::string>& values,
+                       ParsedArgs& parsed) {
+  for (const std::string& field : values) parsed.each.push_back(field);
+  return absl::OkStatus();
+}
+
+absl::Status ApplyRepeat(absl::string_view, const std::vector<std::string>&, ParsedArgs& parsed) {
+  parsed.settings.repeat = true;
+  return absl::OkStatus();
+}
+
+absl::Status ApplySeed(absl::string_view, const std::vector<std::string>& values,
+                       ParsedArgs& parsed) {
+  if (!absl::SimpleAtoi(values[0], &parsed.settings.seed)) {
+    return Bad(absl::StrCat("-seed ", values[0], ": expected an integer"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ApplyOpenings(absl::string_view, const std::vector<std::string>& values,
+                           ParsedArgs& parsed) {
+  if (values.size() == 1 && absl::StartsWith(values[0], "file=")) {
+    parsed.settings.openings_file = values[0].substr(5);
+  } else if (values.size() == 2 && values[0] == "random" && absl::StartsWith(values[1], "plies=")) {
+    int plies = 0;
+    if (!absl::SimpleAtoi(values[1].substr(6), &plies) || plies < 0 || plies >= kTotalPlies) {
+      return Bad(absl::StrCat("-openings random ", values[1], ": plies must be 0 to 39"));
+    }
+    parsed.settings.random_opening_plies = plies;
+  } else {
+    return Bad("-openings: expected 'file=PATH' or 'random plies=N'");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ApplySprt(absl::string_view, const std::vector<std::string>& values,
+                       ParsedArgs& parsed) {
+  SprtParameters sprt;
+  for (const std::string& field : values) {
+    const std::vector<std::string> kv = absl::StrSplit(field, absl::MaxSplits('=', 1));
+    double value = 0;
+    if (kv.size() != 2 || !absl::SimpleAtod(kv[1], &value)) {
+      return Bad(absl::StrCat("-sprt ", field, ": expected KEY=NUMBER"));
+    }
+    if (kv[0] == "elo0") {
+      sprt.elo0 = value;
+    } else if (kv[0] == "elo1") {
+      sprt.elo1 = value;
+    } else if (kv[0] == "alpha") {
+      sprt.alpha = value;
+    } else if (kv[0] == "beta") {
+      sprt.beta = value;
+    } else {
+      return Bad(absl::StrCat("-sprt ", field, ": unknown key (elo0, elo1, alpha, beta)"));
+    }
+  }
+  if (!(sprt.alpha > 0 && sprt.alpha < 1 && sprt.beta > 0 && sprt.beta < 1) ||
+      sprt.elo1 <= sprt.elo0) {
+    return Bad("-sprt: need 0 < alpha, beta < 1 and elo0 < elo1");
+  }
+  parsed.settings.sprt = sprt;
+  return absl::OkStatus();
+}
+
+absl::Status ApplyTournament(absl::string_view, const std::vector<std::string>& values,
+                             ParsedArgs& parsed) {
+  if (values[0] != "roundrobin") {
+    return Bad(absl::StrCat("-tournament ", values[0], ": only 'roundrobin' is supported"));
+  }
+  parsed.settings.round_robin = true;
+  return absl::OkStatus();
+}
+
+const std::vector<Flag>& Flags() {
+  static const std::vector<Flag>* const kFlags = new std::vector<Flag>{
+      {"-engine", Arity::kUntilNextFlag, ApplyEngine},
+      {"-each", Arity::kUntilNextFlag, ApplyEach},
+      {"-games", Arity::kOne, SetPositiveInt(&MatchSettings::games)},
+      {"-rounds", Arity::kOne, SetPositiveInt(&MatchSettings::rounds)},
+      {"-concurrency", Arity::kOne, SetPositiveInt(&MatchSettings::concurrency)},
+      {"-ratinginterval", Arity::kOne, SetPositiveInt(&MatchSettings::rating_interval)},
+      {"-repeat", Arity::kNone, ApplyRepeat},
+      {"-seed", Arity::kOne, ApplySeed},
+      {"-records", Arity::kOne, SetString(&MatchSettings::records_path)},
+      {"-text", Arity::kOne, SetString(&MatchSettings::text_path)},
+      {"-stalltimeout", Arity::kOne, SetSeconds(&MatchSettings::stall_timeout)},
+      {"-maxmovetime", Arity::kOne, SetSeconds(&MatchSettings::max_move_time)},
+      {"-openings", Arity::kUntilNextFlag, ApplyOpenings},
+      {"-sprt", Arity::kUntilNextFlag, ApplySprt},
+      {"-tournament", Arity::kOne, ApplyTournament},
+  };
+  return *kFlags;
+}
+
+// Once every flag is read: -each fills in what each engine did not set itself, and the
+// settings must make a match.
+absl::Status Complete(ParsedArgs& parsed) {
+  MatchSettings& settings = parsed.settings;
+  for (EngineSpec& spec : settings.engines) {
+    EngineSpec defaults;
+    for (const std::string& field : parsed.each) {
+      if (absl::Status s = ApplyEngineField(field, defaults); !s.ok()) {
+        return Bad(absl::StrCat("-each ", s.message()));
+      }
+    }
+    ApplyEngineDefaults(defaults, spec);
+  }
+  if (settings.engines.size() < 2) return Bad("at least two -engine are needed");
+  if (settings.engines.size() > 2 && !settings.round_robin) {
+    return Bad("more than two engines need -tournament roundrobin");
+  }
+  if (settings.sprt && settings.engines.size() != 2) return Bad("-sprt needs exactly two engines");
+  for (size_t e = 0; e < settings.engines.size(); ++e) {
+    EngineSpec& spec = settings.engines[e];
+    if (spec.config.command.empty()) {
+      return Bad(absl::StrCat("engine ", e + 1, " has no cmd="));
+    }
+    if (spec.time_control.kind == TimeControl::Kind::kNone) {
+      return Bad(
+          absl::StrCat("engine ", e + 1, " has no time control (tc=, st=, depth= or nodes=)"));
+    }
+    if (spec.config.name.empty()) spec.config.name = spec.config.command;
+    for (size_t other = 0; other < e; ++other) {
+      if (settings.engines[other].config.name == spec.config.name) {
+        return Bad(absl::StrCat("two engines are named '", spec.config.name,
+                                "': give them different name="));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<MatchSettings> ParseMatchSettings(const std::vector<std::string>& args) {
+  const std::vector<Flag>& flags = Flags();
+  ParsedArgs parsed;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const auto flag =
+        std::find_if(flags.begin(), flags.end(), [&](const Flag& f) { return f.name == args[i]; });
+    if (flag == flags.end()) return Bad(absl::StrCat("unknown argument '", args[i], "'"));
+    std::vector<std::string> values;
+    if (flag->arity != Arity::kNone) {
+      while (i + 1 < args.size() && !absl::StartsWith(args[i + 1], "-")) {
+        values.push_back(args[++i]);
+      }
+    }
+    if (flag->arity == Arity::kOne && values.size() != 1) {
+      return Bad(absl::StrCat(flag->name, " takes exactly one value"));
+    }
+    if (absl::Status status = flag->apply(flag->name, values, parsed); !status.ok()) {
+      return status;
+    }
+  }
+  if (absl::Status status = Complete(parsed); !status.ok()) return status;
+  return parsed.settings;
+}
+
+std::string UsageText() {
+  return R"(divercite-match: engine-versus-engine matches and tournaments over the protocol.
+
+  divercite-match -engine cmd=PATH name=NAME [arg=A]... [option.NAME=VALUE]... TC
+                  -engine ... [-each KEY=VALUE...]
+                  [-games N] [-rounds N] [-repeat] [-concurrency N]
+                  [-openings file=PATH | -openings random plies=N] [-seed N]
+                  [-records FILE.jsonl] [-text FILE] [-ratinginterval N]
+                  [-sprt elo0=E0 elo1=E1 alpha=A beta=B] [-tournament roundrobin]
+                  [-stalltimeout SECONDS] [-maxmovetime SECONDS]
+
+  TC: tc=BASE[+INC] seconds per game (the course: tc=900), st=SECONDS per move,
+      depth=N, nodes=N, or tc=inf (the engine's own schedule).
+  Games per pair = games x rounds; -repeat plays each opening with both colours.
+  -records appends one JSON line per finished game; started again with the same file, the
+  match resumes where it stopped.
+)";
+}
+
+}  // namespace divercite

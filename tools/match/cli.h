@@ -1,0 +1,33 @@
+// divercite-match's command line, in the manner of cutechess-cli and fastchess:
+//
+//   divercite-match -engine cmd=PATH name=NAME [arg=A]... [option.NAME=VALUE]... [TC]
+//                   -engine ...  [-each KEY=VALUE...]
+//                   [-games N] [-rounds N] [-repeat] [-concurrency N]
+//                   [-openings file=PATH | -openings random plies=N] [-seed N]
+//                   [-records FILE] [-text FILE] [-ratinginterval N]
+//                   [-sprt elo0=E0 elo1=E1 alpha=A beta=B] [-tournament roundrobin]
+//                   [-stalltimeout SECONDS] [-maxmovetime SECONDS]
+//
+// TC is a time control (time_control.h); the engine fields are in engine_spec.h. Each flag
+// is one entry of a table (cli.cc): its name, how many values it takes, and the handler that
+// applies them to the settings.
+#ifndef DIVERCITE_TOOLS_MATCH_CLI_H_
+#define DIVERCITE_TOOLS_MATCH_CLI_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tools/match/match_settings.h"
+
+namespace divercite {
+
+// Parses argv[1..]; errors name the offending argument.
+absl::StatusOr<MatchSettings> ParseMatchSettings(const std::vector<std::string>& args);
+
+// The text of --help.
+std::string UsageText();
+
+}  // namespace divercite
+
+#endif  // DIVERCITE_TOOLS_MATCH_CLI_H_

@@ -1,0 +1,115 @@
+#include "tools/match/reporter.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "tools/match/match_stats.h"
+
+namespace divercite {
+
+Reporter::Reporter(const MatchSettings& settings, int total_games, std::ostream& out)
+    : settings_(settings), total_games_(total_games), out_(out) {}
+
+void Reporter::DroppedUnfinishedLine(const std::string& path) {
+  out_ << "Dropping an unfinished last line of " << path << "\n";
+}
+
+void Reporter::Resuming(int finished, const std::string& path) {
+  out_ << "Resuming: " << finished << " of " << total_games_ << " games already in " << path
+       << "\n";
+}
+
+void Reporter::CannotWrite(const std::string& path) {
+  out_ << "warning: cannot write " << path << "\n";
+}
+
+void Reporter::GameFinished(const GameRecord& record, const FinishedGames& finished) {
+  out_ << absl::StrFormat("Finished game %d of %d (%s vs %s): %s {%s%s%s}\n", record.game + 1,
+                          total_games_, record.p1, record.p2, GameOutcomeText(record.result),
+                          TerminationText(record.termination), record.reason.empty() ? "" : ": ",
+                          record.reason);
+  if (settings_.engines.size() == 2) {
+    const Tally tally = ScoreMatch(finished, settings_.repeat).tally;
+    out_ << absl::StrFormat("Score of %s vs %s: %d - %d - %d  [%.3f] %d\n",
+                            settings_.engines[0].config.name, settings_.engines[1].config.name,
+                            tally.wins, tally.losses, tally.draws, tally.score(), tally.games());
+  }
+  out_.flush();
+}
+
+void Reporter::Statistics(const FinishedGames& finished) {
+  if (settings_.engines.size() == 2) {
+    MatchStatistics(finished);
+  } else {
+    TournamentTable(finished);
+  }
+  out_.flush();
+}
+
+void Reporter::MatchStatistics(const FinishedGames& finished) {
+  const std::string& a = settings_.engines[0].config.name;
+  const std::string& b = settings_.engines[1].config.name;
+  const MatchScore score = ScoreMatch(finished, settings_.repeat);
+  const Tally& tally = score.tally;
+  const Pentanomial& pairs = score.pairs;
+  const EloEstimate elo = score.paired ? Estimate(pairs) : Estimate(tally);
+  const EloEstimate games_view = Estimate(tally);
+  out_ << absl::StrFormat("--- %s vs %s after %d games\n", a, b, tally.games());
+  out_ << absl::StrFormat(
+      "Elo difference: %.1f +/- %.1f (95%%, %s), LOS: %.1f %%, DrawRatio: %.1f %%\n", elo.elo,
+      elo.error95, score.paired ? "pentanomial" : "trinomial", 100 * elo.los,
+      100 * games_view.draw_ratio);
+  out_ << absl::StrFormat("Games: %d, Wins: %d, Losses: %d, Draws: %d, Points: %.1f (%.2f %%)\n",
+                          tally.games(), tally.wins, tally.losses, tally.draws,
+                          tally.wins + 0.5 * tally.draws, 100 * tally.score());
+  if (settings_.repeat) {
+    out_ << absl::StrFormat("Ptnml(0-2): [%d, %d, %d, %d, %d]\n", pairs[0], pairs[1], pairs[2],
+                            pairs[3], pairs[4]);
+  }
+  if (settings_.sprt) {
+    const SprtState sprt = MatchSprt(*settings_.sprt, score);
+    out_ << absl::StrFormat("LLR: %.2f (%.2f, %.2f) [%.1f, %.1f]%s\n", sprt.llr, sprt.lower,
+                            sprt.upper, settings_.sprt->elo0, settings_.sprt->elo1,
+                            sprt.decision == SprtDecision::kAcceptH1   ? " H1 accepted"
+                            : sprt.decision == SprtDecision::kAcceptH0 ? " H0 accepted"
+                                                                       : "");
+  }
+}
+
+void Reporter::TournamentTable(const FinishedGames& finished) {
+  const size_t n = settings_.engines.size();
+  const CrossTable table = ScoreTournament(finished, static_cast<int>(n));
+  const std::vector<double> ratings = BradleyTerryElo(table.points, table.games);
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t x, size_t y) { return ratings[x] > ratings[y]; });
+  out_ << absl::StrFormat(
+      "--- Round robin after %d of %d games (W-D-L of the row against the column)\n",
+      finished.size(), total_games_);
+  out_ << absl::StrFormat("%-16s", "");
+  for (size_t j : order) out_ << absl::StrFormat(" %12.12s", settings_.engines[j].config.name);
+  out_ << absl::StrFormat(" %8s %7s %8s %9s\n", "score", "%", "Elo(BT)", "ms/move");
+  for (size_t i : order) {
+    out_ << absl::StrFormat("%-16.16s", settings_.engines[i].config.name);
+    double total = 0;
+    int played = 0;
+    for (size_t j : order) {
+      if (i == j) {
+        out_ << absl::StrFormat(" %12s", "-");
+        continue;
+      }
+      const Tally& t = table.tallies[i][j];
+      out_ << absl::StrFormat(" %12s", absl::StrCat(t.wins, "-", t.draws, "-", t.losses));
+      total += table.points[i][j];
+      played += table.games[i][j];
+    }
+    out_ << absl::StrFormat(
+        " %8.1f %6.1f%% %8.0f %9.1f\n", total, played ? 100.0 * total / played : 0.0, ratings[i],
+        table.moves[i] ? static_cast<double>(table.ms[i]) / table.moves[i] : 0.0);
+  }
+}
+
+}  // namespace divercite
