@@ -81,14 +81,38 @@ inline constexpr Geometry kGeometry = MakeGeometry();
 constexpr void ApplySquareSymmetry(int symmetry, int row, int col, int& out_row, int& out_col) {
   constexpr int kLast = kGridSize - 1;
   switch (symmetry) {
-    case 0: out_row = row; out_col = col; break;                  // identity
-    case 1: out_row = col; out_col = kLast - row; break;          // rotate 90
-    case 2: out_row = kLast - row; out_col = kLast - col; break;  // rotate 180
-    case 3: out_row = kLast - col; out_col = row; break;          // rotate 270
-    case 4: out_row = row; out_col = kLast - col; break;          // mirror columns
-    case 5: out_row = kLast - row; out_col = col; break;          // mirror rows
-    case 6: out_row = col; out_col = row; break;                  // main diagonal
-    default: out_row = kLast - col; out_col = kLast - row; break; // anti-diagonal
+    case 0:
+      out_row = row;
+      out_col = col;
+      break;  // identity
+    case 1:
+      out_row = col;
+      out_col = kLast - row;
+      break;  // rotate 90
+    case 2:
+      out_row = kLast - row;
+      out_col = kLast - col;
+      break;  // rotate 180
+    case 3:
+      out_row = kLast - col;
+      out_col = row;
+      break;  // rotate 270
+    case 4:
+      out_row = row;
+      out_col = kLast - col;
+      break;  // mirror columns
+    case 5:
+      out_row = kLast - row;
+      out_col = col;
+      break;  // mirror rows
+    case 6:
+      out_row = col;
+      out_col = row;
+      break;  // main diagonal
+    default:
+      out_row = kLast - col;
+      out_col = kLast - row;
+      break;  // anti-diagonal
   }
 }
 
@@ -132,8 +156,8 @@ constexpr Bitboard CellsOfKind(Kind kind) {
 }
 
 // kBoardSymmetry[s][cell] is the image of `cell` under symmetry s (0 is the identity).
-inline constexpr std::array<board_internal::CellPermutation, kNumBoardSymmetries>
-    kBoardSymmetry = board_internal::MakeSymmetries();
+inline constexpr std::array<board_internal::CellPermutation, kNumBoardSymmetries> kBoardSymmetry =
+    board_internal::MakeSymmetries();
 
 // The symmetry that undoes symmetry s.
 constexpr int InverseBoardSymmetry(int s) {

@@ -16,10 +16,10 @@ namespace divercite {
 
 namespace canonical_internal {
 // kImageKey[cell][colour][owner][s]: the Zobrist key of that piece after symmetry s.
-using ImageKeys = std::array<
-    std::array<std::array<std::array<std::uint64_t, kNumBoardSymmetries>, kNumPlayers>,
-               kNumColours>,
-    kNumCells>;
+using ImageKeys =
+    std::array<std::array<std::array<std::array<std::uint64_t, kNumBoardSymmetries>, kNumPlayers>,
+                          kNumColours>,
+               kNumCells>;
 constexpr ImageKeys MakeImageKeys() {
   ImageKeys table{};
   for (int cell = 0; cell < kNumCells; ++cell)

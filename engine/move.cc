@@ -9,11 +9,16 @@ namespace {
 // Returns the colour for a letter of "RGBY", or -1.
 int ColourFromLetter(char letter) {
   switch (letter) {
-    case 'R': return 0;
-    case 'G': return 1;
-    case 'B': return 2;
-    case 'Y': return 3;
-    default: return -1;
+    case 'R':
+      return 0;
+    case 'G':
+      return 1;
+    case 'B':
+      return 2;
+    case 'Y':
+      return 3;
+    default:
+      return -1;
   }
 }
 

@@ -36,8 +36,7 @@ absl::StatusOr<Position> Position::FromBoard(
           "the %s player has more than %d %s %s on the board",
           owner == Player::kFirst ? "first" : "second",
           kind == Kind::kCity ? kCitiesPerColour : kResourcesPerColour,
-          std::string(1, ColourLetter(colour)),
-          kind == Kind::kCity ? "cities" : "resources"));
+          std::string(1, ColourLetter(colour)), kind == Kind::kCity ? "cities" : "resources"));
     }
     position.colour_[Index(colour)] |= Bit(cell);
     position.owner_[Index(owner)] |= Bit(cell);
@@ -75,16 +74,16 @@ absl::Status Position::CheckLegal(Move move) const {
   if (IsGameOver()) return absl::FailedPreconditionError("the game is over");
   const std::string text = MoveToString(move);
   if (Occupied() & Bit(move.cell())) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("illegal move %s: cell (%d,%d) is occupied", text,
-                        CellRow(move.cell()), CellColumn(move.cell())));
+    return absl::InvalidArgumentError(absl::StrFormat("illegal move %s: cell (%d,%d) is occupied",
+                                                      text, CellRow(move.cell()),
+                                                      CellColumn(move.cell())));
   }
   if (PiecesLeft(SideToMove(), move.kind(), move.colour()) == 0) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "illegal move %s: the %s player has no %s %s left", text,
-        SideToMove() == Player::kFirst ? "first" : "second",
-        std::string(1, ColourLetter(move.colour())),
-        move.kind() == Kind::kCity ? "city" : "resource"));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("illegal move %s: the %s player has no %s %s left", text,
+                        SideToMove() == Player::kFirst ? "first" : "second",
+                        std::string(1, ColourLetter(move.colour())),
+                        move.kind() == Kind::kCity ? "city" : "resource"));
   }
   return absl::OkStatus();
 }

@@ -21,15 +21,24 @@ char PieceLetter(Piece piece) {
 
 std::optional<Piece> PieceFromLetter(char letter) {
   switch (letter) {
-    case 'R': return Piece{Colour::kRed, Player::kFirst};
-    case 'G': return Piece{Colour::kGreen, Player::kFirst};
-    case 'B': return Piece{Colour::kBlue, Player::kFirst};
-    case 'Y': return Piece{Colour::kYellow, Player::kFirst};
-    case 'r': return Piece{Colour::kRed, Player::kSecond};
-    case 'g': return Piece{Colour::kGreen, Player::kSecond};
-    case 'b': return Piece{Colour::kBlue, Player::kSecond};
-    case 'y': return Piece{Colour::kYellow, Player::kSecond};
-    default: return std::nullopt;
+    case 'R':
+      return Piece{Colour::kRed, Player::kFirst};
+    case 'G':
+      return Piece{Colour::kGreen, Player::kFirst};
+    case 'B':
+      return Piece{Colour::kBlue, Player::kFirst};
+    case 'Y':
+      return Piece{Colour::kYellow, Player::kFirst};
+    case 'r':
+      return Piece{Colour::kRed, Player::kSecond};
+    case 'g':
+      return Piece{Colour::kGreen, Player::kSecond};
+    case 'b':
+      return Piece{Colour::kBlue, Player::kSecond};
+    case 'y':
+      return Piece{Colour::kYellow, Player::kSecond};
+    default:
+      return std::nullopt;
   }
 }
 
@@ -57,12 +66,10 @@ std::string ToPositionString(const Position& position) {
 }
 
 absl::StatusOr<Position> ParsePositionString(absl::string_view text) {
-  const std::vector<absl::string_view> fields =
-      absl::StrSplit(text, ' ', absl::SkipWhitespace());
+  const std::vector<absl::string_view> fields = absl::StrSplit(text, ' ', absl::SkipWhitespace());
   if (fields.size() != 2) {
     return absl::InvalidArgumentError(absl::StrFormat(
-        "position string '%s' must have 2 fields, '<rows> <side>', not %d", text,
-        fields.size()));
+        "position string '%s' must have 2 fields, '<rows> <side>', not %d", text, fields.size()));
   }
   const std::vector<absl::string_view> rows = absl::StrSplit(fields[0], '/');
   if (rows.size() != kGridSize) {
@@ -75,9 +82,9 @@ absl::StatusOr<Position> ParsePositionString(absl::string_view text) {
     for (size_t i = 0; i < rows[row].size(); ++i) {
       const char ch = rows[row][i];
       if (filled >= RowWidth(row)) {
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "position string: row %d '%s' describes more than its %d cells", row, rows[row],
-            RowWidth(row)));
+        return absl::InvalidArgumentError(
+            absl::StrFormat("position string: row %d '%s' describes more than its %d cells", row,
+                            rows[row], RowWidth(row)));
       }
       if (ch >= '1' && ch <= '9') {
         filled += ch - '0';
@@ -94,15 +101,15 @@ absl::StatusOr<Position> ParsePositionString(absl::string_view text) {
       ++filled;
     }
     if (filled != RowWidth(row)) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "position string: row %d '%s' describes %d cells, expected %d", row, rows[row],
-          filled, RowWidth(row)));
+      return absl::InvalidArgumentError(
+          absl::StrFormat("position string: row %d '%s' describes %d cells, expected %d", row,
+                          rows[row], filled, RowWidth(row)));
     }
   }
   const absl::string_view side = fields[1];
   if (side != "w" && side != "b") {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "position string: side to move '%s' must be 'w' or 'b'", side));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("position string: side to move '%s' must be 'w' or 'b'", side));
   }
   absl::StatusOr<Position> position = Position::FromBoard(cells);
   if (!position.ok()) {

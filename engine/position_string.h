@@ -9,9 +9,9 @@
 #define DIVERCITE_ENGINE_POSITION_STRING_H_
 
 #include <string>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "engine/position.h"
 

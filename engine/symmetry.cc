@@ -8,8 +8,7 @@
 
 namespace divercite {
 
-Position TransformPosition(const Position& position, int board_symmetry,
-                           int colour_permutation) {
+Position TransformPosition(const Position& position, int board_symmetry, int colour_permutation) {
   std::array<std::optional<Piece>, kNumCells> cells;
   for (int cell = 0; cell < kNumCells; ++cell) {
     if (const std::optional<Piece> piece = position.PieceAt(cell)) {

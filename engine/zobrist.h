@@ -19,8 +19,8 @@ constexpr std::uint64_t SplitMix64(std::uint64_t& state) {
 }
 
 namespace zobrist_internal {
-using Table = std::array<std::array<std::array<std::uint64_t, kNumPlayers>, kNumColours>,
-                         kNumCells>;
+using Table =
+    std::array<std::array<std::array<std::uint64_t, kNumPlayers>, kNumColours>, kNumCells>;
 constexpr Table MakeTable() {
   Table table{};
   std::uint64_t state = 0xD1CE'2024'F00D'5EEDULL;

@@ -5,15 +5,15 @@
 namespace divercite {
 
 double MoveWeight(int ply) {
-  if (ply < 8) return 0.5;    // the opening: huge trees, rough evaluations, little to gain
-  if (ply < 20) return 1.2;   // the middle game
-  if (ply < 30) return 2.0;   // where the solver can first reach the end: an exact result
-                              // here plays the rest perfectly
-  return 0.15;                // solved to the end in well under a second
+  if (ply < 8) return 0.5;   // the opening: huge trees, rough evaluations, little to gain
+  if (ply < 20) return 1.2;  // the middle game
+  if (ply < 30)
+    return 2.0;  // where the solver can first reach the end: an exact result
+                 // here plays the rest perfectly
+  return 0.15;   // solved to the end in well under a second
 }
 
-TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply,
-                    std::int64_t move_overhead_ms) {
+TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply, std::int64_t move_overhead_ms) {
   TimeBudget budget;
   if (limits.movetime_ms > 0) {
     const std::int64_t t = std::max<std::int64_t>(1, limits.movetime_ms - move_overhead_ms);

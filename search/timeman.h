@@ -11,12 +11,12 @@
 namespace divercite {
 
 struct SearchLimits {
-  int depth = 0;                // 0: no depth limit
-  std::uint64_t nodes = 0;      // 0: no node limit
-  std::int64_t movetime_ms = 0; // 0: none
+  int depth = 0;                                 // 0: no depth limit
+  std::uint64_t nodes = 0;                       // 0: no node limit
+  std::int64_t movetime_ms = 0;                  // 0: none
   std::int64_t time_ms[kNumPlayers] = {-1, -1};  // clock per player (-1: no clock)
   std::int64_t increment_ms[kNumPlayers] = {0, 0};
-  int movestogo = 0;            // 0: until the end of the game
+  int movestogo = 0;  // 0: until the end of the game
   bool infinite = false;
   bool HasClock() const { return time_ms[0] >= 0 || time_ms[1] >= 0; }
 };
@@ -35,8 +35,7 @@ double MoveWeight(int ply);
 
 // The budget for the side to move at `ply`, keeping `move_overhead_ms` per remaining move
 // for transport.
-TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply,
-                    std::int64_t move_overhead_ms);
+TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply, std::int64_t move_overhead_ms);
 
 // An iteration costs about as much as all those before it, and more: a new one starts only
 // while less than this share of the (scaled) soft budget is spent, so that it ends near the

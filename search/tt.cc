@@ -101,8 +101,7 @@ bool TranspositionTable::Probe(std::uint64_t key, TTEntry& entry) const {
 
 // Replaces the entry of the same position if there is one, else the entry that is worth
 // least: shallow and from an old search.
-void TranspositionTable::Store(std::uint64_t key, Move move, int depth, int value,
-                               Bound bound) {
+void TranspositionTable::Store(std::uint64_t key, Move move, int depth, int value, Bound bound) {
   // The entry keeps the value in 16 bits; every real value is far inside that.
   assert(-kInfiniteValue < value && value < kInfiniteValue);
   assert(bound != Bound::kNone && depth >= 0 && depth <= kMaxPly);

@@ -96,9 +96,7 @@ class TranspositionTable {
   int HashFull() const;
 
  private:
-  Cluster& ClusterFor(std::uint64_t key) const {
-    return clusters_[key & (cluster_count_ - 1)];
-  }
+  Cluster& ClusterFor(std::uint64_t key) const { return clusters_[key & (cluster_count_ - 1)]; }
 
   Cluster* clusters_ = nullptr;
   std::size_t cluster_count_ = 0;

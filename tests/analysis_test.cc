@@ -118,8 +118,9 @@ TEST(Analysis, ExactValuesAndLossesMatchBruteForceOverTheLastPlies) {
 TEST(Analysis, ADeliberatelyBadMoveIsTheLargestMistake) {
   constexpr int kBadPly = 34;
   const std::vector<std::string> reference = ReferenceGameMoves(3);
-  absl::StatusOr<Position> start = PlayMoveTexts(
-      Position::Start(), std::vector<absl::string_view>(reference.begin(), reference.begin() + kBadPly));
+  absl::StatusOr<Position> start =
+      PlayMoveTexts(Position::Start(),
+                    std::vector<absl::string_view>(reference.begin(), reference.begin() + kBadPly));
   ASSERT_TRUE(start.ok()) << start.status();
 
   GameToAnalyze game;
@@ -267,15 +268,15 @@ TEST(Analysis, GamesComeFromTheRecordsFileByNumber) {
 
 TEST(Analysis, CourseRecordingErrorsAreNamed) {
   // The shape the course's StateRecorder writes: a list of states with the board's cells.
-  const std::string players =
-      R"j("players": [{"name": "a_1", "id": 11, "piece_type": "W"},)j"
-      R"j( {"name": "b_2", "id": 22, "piece_type": "B"}])j";
+  const std::string players = R"j("players": [{"name": "a_1", "id": 11, "piece_type": "W"},)j"
+                              R"j( {"name": "b_2", "id": 22, "piece_type": "B"}])j";
   const std::string empty = absl::StrCat(R"j({"scores": {"11": 0, "22": 0}, )j", players,
                                          R"j(, "rep": {"env": {}, "dim": [9, 9]}, "step": 0})j");
   const std::string one = absl::StrCat(
       R"j({"scores": {"11": 0, "22": 0}, )j", players,
       R"j(, "rep": {"env": {"(3, 2)": {"piece_type": "RCW", "owner_id": 11}}, "dim": [9, 9]}, "step": 1})j");
-  absl::StatusOr<GameToAnalyze> game = GameFromCourseRecording(absl::StrCat("[", empty, ",", one, "]"));
+  absl::StatusOr<GameToAnalyze> game =
+      GameFromCourseRecording(absl::StrCat("[", empty, ",", one, "]"));
   ASSERT_TRUE(game.ok()) << game.status();
   EXPECT_EQ(game->p1, "a_1");
   EXPECT_EQ(game->p2, "b_2");
@@ -284,7 +285,8 @@ TEST(Analysis, CourseRecordingErrorsAreNamed) {
 
   std::string wrong_score = one;
   wrong_score.replace(wrong_score.find(R"("11": 0)"), 7, R"("11": 3)");
-  absl::StatusOr<GameToAnalyze> bad = GameFromCourseRecording(absl::StrCat("[", empty, ",", wrong_score, "]"));
+  absl::StatusOr<GameToAnalyze> bad =
+      GameFromCourseRecording(absl::StrCat("[", empty, ",", wrong_score, "]"));
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("state 1: the recording gives 3 points to a_1"),
             std::string::npos)

@@ -39,9 +39,9 @@ TEST(BoardTest, NeighboursAlternateKinds) {
     }
     for (Bitboard b = around; b;) {
       const int other = PopLowestCell(b);
-      EXPECT_EQ(std::abs(CellRow(other) - CellRow(cell)) +
-                    std::abs(CellColumn(other) - CellColumn(cell)),
-                1);
+      EXPECT_EQ(
+          std::abs(CellRow(other) - CellRow(cell)) + std::abs(CellColumn(other) - CellColumn(cell)),
+          1);
       EXPECT_TRUE(Neighbours(other) & Bit(cell)) << "adjacency is symmetric";
     }
   }

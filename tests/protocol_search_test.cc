@@ -162,9 +162,10 @@ TEST_F(EngineSession, ClockSearchFromTheStartKeepsWithinItsShare) {
 
 TEST_F(EngineSession, SolvedScoresAreMarkedExact) {
   // Reference game 1 with 6 plies left.
-  Send("position startpos moves BR57 YR37 BR04 GR46 BR55 YR22 YC54 YC65 RC74 YC23 YR64 BR66 "
-       "GC14 RC45 BC36 GR73 RR53 YR33 BC25 RR35 GR51 RC56 YR42 BR48 YC43 BR13 RC63 BC32 "
-       "GC34 BC41 YR26 RR84 GR15 GR62");
+  Send(
+      "position startpos moves BR57 YR37 BR04 GR46 BR55 YR22 YC54 YC65 RC74 YC23 YR64 BR66 "
+      "GC14 RC45 BC36 GR73 RR53 YR33 BC25 RR35 GR51 RC56 YR42 BR48 YC43 BR13 RC63 BC32 "
+      "GC34 BC41 YR26 RR84 GR15 GR62");
   Send("go depth 40");
   const std::vector<std::string> lines = ReadUntil("bestmove ");
   ASSERT_GE(lines.size(), 3u);
@@ -180,9 +181,10 @@ TEST_F(EngineSession, SolvedScoresAreMarkedExact) {
 }
 
 TEST_F(EngineSession, FinishedGameGetsBestmoveNone) {
-  Send("position startpos moves BR57 YR37 BR04 GR46 BR55 YR22 YC54 YC65 RC74 YC23 YR64 BR66 "
-       "GC14 RC45 BC36 GR73 RR53 YR33 BC25 RR35 GR51 RC56 YR42 BR48 YC43 BR13 RC63 BC32 "
-       "GC34 BC41 YR26 RR84 GR15 GR62 GR44 RR31 RR75 GC47 RR24 GC52");
+  Send(
+      "position startpos moves BR57 YR37 BR04 GR46 BR55 YR22 YC54 YC65 RC74 YC23 YR64 BR66 "
+      "GC14 RC45 BC36 GR73 RR53 YR33 BC25 RR35 GR51 RC56 YR42 BR48 YC43 BR13 RC63 BC32 "
+      "GC34 BC41 YR26 RR84 GR15 GR62 GR44 RR31 RR75 GC47 RR24 GC52");
   Send("go wtime 1000 btime 1000");
   const std::vector<std::string> lines = ReadUntil("bestmove ");
   EXPECT_EQ(lines.back(), "bestmove (none)");
@@ -197,8 +199,9 @@ TEST_F(EngineSession, SetOptionChecksNamesAndValues) {
   Send("isready");
   const std::vector<std::string> lines = ReadUntil("readyok");
   ASSERT_EQ(lines.size(), 5u) << "four errors, then readyok";
-  EXPECT_EQ(lines[0], "info string error: setoption: Threads must be an integer from 1 to 256, "
-                      "not '0'");
+  EXPECT_EQ(lines[0],
+            "info string error: setoption: Threads must be an integer from 1 to 256, "
+            "not '0'");
   EXPECT_TRUE(absl::StrContains(lines[1], "Hash must be an integer")) << lines[1];
   EXPECT_EQ(lines[2], "info string error: setoption: no option named 'Colour'");
   EXPECT_TRUE(absl::StrContains(lines[3], "expected 'setoption name")) << lines[3];

@@ -19,9 +19,9 @@ struct Session {
 
 // Feeds `input` to the engine's stdin, lets it run to EOF, and collects stdout.
 Session RunEngine(const std::string& input) {
-  const std::string input_path =
-      ::testing::TempDir() + "/protocol_input_" +
-      ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".txt";
+  const std::string input_path = ::testing::TempDir() + "/protocol_input_" +
+                                 ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+                                 ".txt";
   std::ofstream(input_path) << input;
   const std::string command = std::string(DIVERCITE_ENGINE_BINARY) + " < " + input_path;
   Session session;
@@ -61,9 +61,9 @@ TEST(ProtocolTest, HandshakeInBothDialects) {
   for (const char* name : {"Hash", "Threads", "MoveOverhead", "Seed"}) {
     EXPECT_NE(std::find_if(options.begin(), options.end(),
                            [&](const std::string& line) {
-                             return line.rfind(std::string("option name ") + name +
-                                                   " type spin default ",
-                                               0) == 0;
+                             return line.rfind(
+                                        std::string("option name ") + name + " type spin default ",
+                                        0) == 0;
                            }),
               options.end())
         << name;
@@ -75,9 +75,9 @@ TEST(ProtocolTest, HandshakeInBothDialects) {
 }
 
 TEST(ProtocolTest, PositionAndDisplay) {
-  const Session session =
-      RunEngine("position startpos moves RC14 RR04 GR13 BR15 YR24\nd\nquery p1turn\n"
-                "query gameover\nquery result\n");
+  const Session session = RunEngine(
+      "position startpos moves RC14 RR04 GR13 BR15 YR24\nd\nquery p1turn\n"
+      "query gameover\nquery result\n");
   EXPECT_EQ(session.exit_status, 0) << "EOF exits cleanly";
   EXPECT_EQ(LinesStartingWith(session, "fen "),
             std::vector<std::string>{"fen r/GRb/2Y2/7/9/7/5/3/1 b"});
@@ -121,12 +121,12 @@ TEST(ProtocolTest, GoPerftDividesLikeStockfish) {
 TEST(ProtocolTest, ErrorsAreReportedAndChangeNothing) {
   const Session session = RunEngine(
       "position startpos moves RC14\n"
-      "position startpos moves GR04 XX99\n"   // malformed move: whole command rejected
-      "position startpos moves RC14 BC14\n"   // illegal move (occupied)
-      "position fen 1/3/5/7/9/7/5/3 w\n"      // bad string
-      "position\n"                            // bare
+      "position startpos moves GR04 XX99\n"  // malformed move: whole command rejected
+      "position startpos moves RC14 BC14\n"  // illegal move (occupied)
+      "position fen 1/3/5/7/9/7/5/3 w\n"     // bad string
+      "position\n"                           // bare
       "position sideways\n"
-      "position startpos RC14\n"              // missing 'moves'
+      "position startpos RC14\n"  // missing 'moves'
       "go perft banana\n"
       "go perft 0\n"
       "go perft\n"

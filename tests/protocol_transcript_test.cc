@@ -22,8 +22,7 @@ namespace divercite {
 namespace {
 
 const std::string kInputPath = std::string(DIVERCITE_TEST_DATA_DIR) + "/protocol_transcript.in";
-const std::string kOutputPath =
-    std::string(DIVERCITE_TEST_DATA_DIR) + "/protocol_transcript.out";
+const std::string kOutputPath = std::string(DIVERCITE_TEST_DATA_DIR) + "/protocol_transcript.out";
 
 std::string Masked(const std::string& line) {
   static const std::regex kTimings(R"(\b(nps|time) \d+)");

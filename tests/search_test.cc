@@ -286,9 +286,8 @@ TEST(EvaluateTest, IsAntisymmetricAtTheEndAndSymmetricUnderTransforms) {
     const std::vector<Position> game = testing::RandomGame(seed);
     for (const Position& position : game) {
       if (position.IsGameOver()) {
-        EXPECT_EQ(FinalValue(position),
-                  100 * (position.Score(position.SideToMove()) -
-                         position.Score(Opponent(position.SideToMove()))));
+        EXPECT_EQ(FinalValue(position), 100 * (position.Score(position.SideToMove()) -
+                                               position.Score(Opponent(position.SideToMove()))));
         continue;
       }
       const int value = Evaluate(position);

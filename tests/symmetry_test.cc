@@ -1,8 +1,8 @@
 #include "engine/symmetry.h"
-#include "engine/canonical_key.h"
 
 #include <set>
 
+#include "engine/canonical_key.h"
 #include "engine/movegen.h"
 #include "gtest/gtest.h"
 #include "perft/perft.h"
@@ -67,8 +67,7 @@ TEST(SymmetryTest, InverseTransformRestoresThePosition) {
   for (int s = 0; s < kNumBoardSymmetries; ++s) {
     for (int k = 0; k < kNumColourPermutations; ++k) {
       const Position back = TransformPosition(TransformPosition(position, s, k),
-                                              InverseBoardSymmetry(s),
-                                              InverseColourPermutation(k));
+                                              InverseBoardSymmetry(s), InverseColourPermutation(k));
       EXPECT_EQ(back, position);
     }
   }

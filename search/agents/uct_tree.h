@@ -90,10 +90,9 @@ class UctTree {
     for (int child = nodes_[parent].first_child; child != kNoNode;
          child = nodes_[child].next_sibling) {
       const Node& node = nodes_[child];
-      const double value =
-          node.visits == 0
-              ? std::numeric_limits<double>::infinity()
-              : node.value / node.visits + exploration * std::sqrt(log_visits / node.visits);
+      const double value = node.visits == 0 ? std::numeric_limits<double>::infinity()
+                                            : node.value / node.visits +
+                                                  exploration * std::sqrt(log_visits / node.visits);
       if (best == kNoNode || value > best_value) {
         best = child;
         best_value = value;

@@ -14,10 +14,14 @@ constexpr absl::string_view kSideKeys[2] = {"p1", "p2"};
 // A finished game's result as records write it; "*" for an unfinished one.
 absl::string_view ResultText(GameResult result) {
   switch (result) {
-    case GameResult::kFirstWins: return GameOutcomeText(GameOutcome::kFirstWins);
-    case GameResult::kSecondWins: return GameOutcomeText(GameOutcome::kSecondWins);
-    case GameResult::kDraw: return GameOutcomeText(GameOutcome::kDraw);
-    case GameResult::kOngoing: break;
+    case GameResult::kFirstWins:
+      return GameOutcomeText(GameOutcome::kFirstWins);
+    case GameResult::kSecondWins:
+      return GameOutcomeText(GameOutcome::kSecondWins);
+    case GameResult::kDraw:
+      return GameOutcomeText(GameOutcome::kDraw);
+    case GameResult::kOngoing:
+      break;
   }
   return "*";
 }
@@ -40,23 +44,25 @@ std::string AnalysisText(const GameAnalysis& analysis) {
   const std::string names[2] = {game.p1, game.p2};
   std::string text;
   absl::StrAppend(&text, game.game ? absl::StrCat("Game ", *game.game, ": ") : "", game.p1,
-                  " (first) vs ", game.p2, " (second): ", ResultText(analysis.result),
-                  ", scores ", analysis.final_scores[0], "-", analysis.final_scores[1], "\n");
+                  " (first) vs ", game.p2, " (second): ", ResultText(analysis.result), ", scores ",
+                  analysis.final_scores[0], "-", analysis.final_scores[1], "\n");
   if (game.start_string != "startpos") absl::StrAppend(&text, "Start: ", game.start_string, "\n");
-  absl::StrAppend(
-      &text, "Values in points of final margin, the mover's view: '=' exact (solved, ",
-      analysis.settings.solve_plies, " plies left or fewer), '~' ",
-      SearchDescription(analysis.settings), ". value: the best move's; played: the move's.\n");
+  absl::StrAppend(&text, "Values in points of final margin, the mover's view: '=' exact (solved, ",
+                  analysis.settings.solve_plies, " plies left or fewer), '~' ",
+                  SearchDescription(analysis.settings),
+                  ". value: the best move's; played: the move's.\n");
   absl::StrAppend(&text, " ply  side  move     value  best     played    loss\n");
   for (const MoveAnalysis& move : analysis.moves) {
     const bool loses = move.loss > 0 && !move.opening;
-    absl::StrAppend(
-        &text, absl::StrFormat("%4d  %-4s  %-4s  %c %6s  %-4s  %c %6s  %6s%s\n", move.ply,
-                               kSideKeys[Index(move.side)], MoveToString(move.move),
-                               move.exact ? '=' : '~', Points(move.value), MoveText(move.best),
-                               move.exact ? '=' : '~', Points(move.played),
-                               absl::StrFormat("%.2f", move.loss / 100.0),
-                               move.opening ? "  (opening)" : loses ? "  <" : ""));
+    absl::StrAppend(&text,
+                    absl::StrFormat("%4d  %-4s  %-4s  %c %6s  %-4s  %c %6s  %6s%s\n", move.ply,
+                                    kSideKeys[Index(move.side)], MoveToString(move.move),
+                                    move.exact ? '=' : '~', Points(move.value), MoveText(move.best),
+                                    move.exact ? '=' : '~', Points(move.played),
+                                    absl::StrFormat("%.2f", move.loss / 100.0),
+                                    move.opening ? "  (opening)"
+                                    : loses      ? "  <"
+                                                 : ""));
   }
   absl::StrAppend(&text, "Summary\n");
   for (int p = 0; p < 2; ++p) {
@@ -65,15 +71,16 @@ std::string AnalysisText(const GameAnalysis& analysis) {
                                            kSideKeys[p], player.moves, player.loss / 100.0));
     for (size_t i = 0; i < player.largest.size(); ++i) {
       const Mistake& mistake = player.largest[i];
-      absl::StrAppend(&text, i == 0 ? "; largest: " : ", ",
-                      absl::StrFormat("ply %d %s (best %s) %.2f", mistake.ply,
-                                      MoveToString(mistake.move), MoveText(mistake.best),
-                                      mistake.loss / 100.0));
+      absl::StrAppend(
+          &text, i == 0 ? "; largest: " : ", ",
+          absl::StrFormat("ply %d %s (best %s) %.2f", mistake.ply, MoveToString(mistake.move),
+                          MoveText(mistake.best), mistake.loss / 100.0));
     }
     absl::StrAppend(&text, "\n");
   }
   if (!analysis.first_exact_ply) {
-    absl::StrAppend(&text, "  No position was solved exactly: the result's turning point is unknown.\n");
+    absl::StrAppend(&text,
+                    "  No position was solved exactly: the result's turning point is unknown.\n");
   } else if (!analysis.decided_ply) {
     absl::StrAppend(&text, "  Exact from ply ", *analysis.first_exact_ply,
                     "; the game did not reach a solved end.\n");
@@ -157,10 +164,10 @@ absl::Status PlotAnalysis(const GameAnalysis& analysis, const std::string& png_p
   const std::optional<int> exit_code = (*plotter)->WaitForExit(absl::Seconds(120));
   if (!status.ok()) return status;
   if (!exit_code || *exit_code != 0) {
-    return absl::InternalError(absl::StrCat(
-        "plotting ", png_path, " with ", python, " failed (",
-        exit_code ? absl::StrCat("exit code ", *exit_code) : "no exit in 120 s",
-        "); it needs matplotlib: apt-get install python3-matplotlib"));
+    return absl::InternalError(
+        absl::StrCat("plotting ", png_path, " with ", python, " failed (",
+                     exit_code ? absl::StrCat("exit code ", *exit_code) : "no exit in 120 s",
+                     "); it needs matplotlib: apt-get install python3-matplotlib"));
   }
   return absl::OkStatus();
 }

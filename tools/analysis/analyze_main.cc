@@ -84,8 +84,8 @@ std::string PlotPath(const std::string& path, const divercite::GameAnalysis& ana
   const std::filesystem::path base(path);
   const std::string number =
       analysis.game.game ? absl::StrCat(*analysis.game.game) : std::string("moves");
-  return (base.parent_path() / absl::StrCat(base.stem().string(), "-", number,
-                                            base.extension().string()))
+  return (base.parent_path() /
+          absl::StrCat(base.stem().string(), "-", number, base.extension().string()))
       .string();
 }
 
@@ -122,18 +122,22 @@ int main(int argc, char** argv) {
   absl::StatusOr<std::vector<divercite::GameToAnalyze>> games;
   if (!records.empty()) {
     const int game = absl::GetFlag(FLAGS_game);
-    games = divercite::GamesFromRecordsFile(records, game >= 0 ? std::optional<int>(game)
-                                                               : std::nullopt);
+    games = divercite::GamesFromRecordsFile(records,
+                                            game >= 0 ? std::optional<int>(game) : std::nullopt);
   } else if (!moves.empty()) {
     absl::StatusOr<divercite::GameToAnalyze> game =
         divercite::GameFromMoveList(moves, absl::GetFlag(FLAGS_fen));
-    if (game.ok()) games = std::vector<divercite::GameToAnalyze>{*game};
-    else games = game.status();
+    if (game.ok())
+      games = std::vector<divercite::GameToAnalyze>{*game};
+    else
+      games = game.status();
   } else {
     absl::StatusOr<divercite::GameToAnalyze> game =
         divercite::GameFromCourseRecordingFile(recording);
-    if (game.ok()) games = std::vector<divercite::GameToAnalyze>{*game};
-    else games = game.status();
+    if (game.ok())
+      games = std::vector<divercite::GameToAnalyze>{*game};
+    else
+      games = game.status();
   }
   if (!games.ok()) {
     std::fprintf(stderr, "%s: %s\n", kTool.data(), std::string(games.status().message()).c_str());
@@ -155,7 +159,8 @@ int main(int argc, char** argv) {
   divercite::EngineClient engine(config);
 
   std::string python = absl::GetFlag(FLAGS_python);
-  if (python.empty()) python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+  if (python.empty())
+    python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
   const std::string plot = absl::GetFlag(FLAGS_plot);
   int status = 0;
   for (const divercite::GameToAnalyze& game : *games) {

@@ -25,11 +25,10 @@ struct PositionValue {
 std::string PositionLine(const GameToAnalyze& game, size_t moves_played) {
   std::string line = absl::StrCat("position ", game.start_string);
   if (moves_played > 0) {
-    absl::StrAppend(&line, " moves ",
-                    absl::StrJoin(game.moves.begin(), game.moves.begin() + moves_played, " ",
-                                  [](std::string* out, Move m) {
-                                    absl::StrAppend(out, MoveToString(m));
-                                  }));
+    absl::StrAppend(
+        &line, " moves ",
+        absl::StrJoin(game.moves.begin(), game.moves.begin() + moves_played, " ",
+                      [](std::string* out, Move m) { absl::StrAppend(out, MoveToString(m)); }));
   }
   return line;
 }
@@ -51,7 +50,8 @@ absl::StatusOr<PositionValue> ValueOf(const GameToAnalyze& game, size_t moves_pl
   const auto where = [&] { return absl::StrCat("ply ", position.Ply(), ": "); };
   absl::StatusOr<EngineReply> reply =
       engine.Go(PositionLine(game, moves_played), GoLine(position, settings), kAnswerTimeout);
-  if (!reply.ok()) return absl::Status(reply.status().code(), where() + std::string(reply.status().message()));
+  if (!reply.ok())
+    return absl::Status(reply.status().code(), where() + std::string(reply.status().message()));
   absl::StatusOr<Move> best = ParseMove(reply->bestmove);
   const absl::Status legal = best.ok() ? position.CheckLegal(*best) : best.status();
   if (!legal.ok()) {

@@ -29,7 +29,7 @@ namespace divercite {
 
 // A game to analyse: a start and the moves played from it.
 struct GameToAnalyze {
-  std::optional<int> game;    // its number in a records file, when it came from one
+  std::optional<int> game;  // its number in a records file, when it came from one
   std::string p1 = "first player", p2 = "second player";
   std::string start_string = "startpos";  // as in `position <start_string> moves ...`
   Position start = Position::Start();
@@ -49,10 +49,10 @@ struct MoveAnalysis {
   int ply = 0;  // pieces on the board before the move (0 for the game's first move)
   Player side = Player::kFirst;
   Move move;
-  Move best;        // the engine's choice in the position before the move
-  int value = 0;    // V(k): centipoints of final margin, the mover's view, best play
-  int played = 0;   // -V(k+1): what the move played is worth, the mover's view
-  int loss = 0;     // centipoints the move lost, >= 0
+  Move best;             // the engine's choice in the position before the move
+  int value = 0;         // V(k): centipoints of final margin, the mover's view, best play
+  int played = 0;        // -V(k+1): what the move played is worth, the mover's view
+  int loss = 0;          // centipoints the move lost, >= 0
   bool exact = false;    // value, played and loss are exact
   bool opening = false;  // part of the opening: not counted against its player
 };
@@ -64,8 +64,8 @@ struct Mistake {
 };
 
 struct PlayerSummary {
-  int moves = 0;  // moves of the player's own choice (opening excluded)
-  int loss = 0;   // centipoints lost over them
+  int moves = 0;                 // moves of the player's own choice (opening excluded)
+  int loss = 0;                  // centipoints lost over them
   std::vector<Mistake> largest;  // the largest losses, largest first (at most 3, all > 0)
 };
 

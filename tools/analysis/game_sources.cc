@@ -67,14 +67,15 @@ const std::string& Text(const Json& string) { return string.get_ref<const std::s
 
 // "(i, j)" -> (i, j), both on the 9x9 grid.
 absl::StatusOr<std::pair<int, int>> GridOfKey(absl::string_view key) {
-  const auto bad = [key] { return absl::InvalidArgumentError(absl::StrCat("bad cell '", key, "'")); };
+  const auto bad = [key] {
+    return absl::InvalidArgumentError(absl::StrCat("bad cell '", key, "'"));
+  };
   absl::string_view inner = absl::StripAsciiWhitespace(key);
   if (!absl::ConsumePrefix(&inner, "(") || !absl::ConsumeSuffix(&inner, ")")) return bad();
   const std::vector<absl::string_view> parts = absl::StrSplit(inner, ',');
   int row = -1, col = -1;
-  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &row) ||
-      !absl::SimpleAtoi(parts[1], &col) || row < 0 || row >= kGridSize || col < 0 ||
-      col >= kGridSize) {
+  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &row) || !absl::SimpleAtoi(parts[1], &col) ||
+      row < 0 || row >= kGridSize || col < 0 || col >= kGridSize) {
     return bad();
   }
   return std::make_pair(row, col);
@@ -98,8 +99,8 @@ absl::StatusOr<GameToAnalyze> GameFromRecord(const GameRecord& record) {
   return game;
 }
 
-absl::StatusOr<std::vector<GameToAnalyze>> GamesFromRecordsFile(
-    const std::string& path, std::optional<int> game_number) {
+absl::StatusOr<std::vector<GameToAnalyze>> GamesFromRecordsFile(const std::string& path,
+                                                                std::optional<int> game_number) {
   std::vector<GameToAnalyze> games;
   absl::Status status = ForEachRecord(
       path,
@@ -172,8 +173,8 @@ absl::StatusOr<GameToAnalyze> GameFromCourseRecording(absl::string_view json_tex
       if (known == seen.end()) {
         added.emplace_back(*cell, Text(*type));
       } else if (known->second != Text(*type)) {
-        return fail(absl::StrCat("cell ", key, " changed from ", known->second, " to ",
-                                 Text(*type)));
+        return fail(
+            absl::StrCat("cell ", key, " changed from ", known->second, " to ", Text(*type)));
       }
     }
     if (env->size() != seen.size() + added.size()) {
@@ -217,7 +218,8 @@ absl::StatusOr<GameToAnalyze> GameFromCourseRecordingFile(const std::string& pat
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
   absl::StatusOr<GameToAnalyze> game = GameFromCourseRecording(*text);
-  if (!game.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", game.status().message()));
+  if (!game.ok())
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", game.status().message()));
   return game;
 }
 

@@ -21,8 +21,8 @@ absl::StatusOr<GameToAnalyze> GameFromRecord(const GameRecord& record);
 // The games of a records file (one JSON line each, as divercite-match -records writes them;
 // read through tools/records/record_store.h): all of them, or only the one whose "game" field
 // is `game_number`.
-absl::StatusOr<std::vector<GameToAnalyze>> GamesFromRecordsFile(
-    const std::string& path, std::optional<int> game_number);
+absl::StatusOr<std::vector<GameToAnalyze>> GamesFromRecordsFile(const std::string& path,
+                                                                std::optional<int> game_number);
 
 // Moves in text form ("RC14 GR04 ..."), from `start` (a position string, or "startpos").
 absl::StatusOr<GameToAnalyze> GameFromMoveList(absl::string_view moves,

@@ -98,8 +98,7 @@ absl::StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(
   const int error =
       posix_spawnp(&pid, args[0], setup.actions(), setup.attributes(), args.data(), environ);
   if (error != 0) {
-    return absl::NotFoundError(
-        absl::StrCat("cannot run '", argv[0], "': ", std::strerror(error)));
+    return absl::NotFoundError(absl::StrCat("cannot run '", argv[0], "': ", std::strerror(error)));
   }
   return std::unique_ptr<ChildProcess>(
       new ChildProcess(pid, std::move(to_child->write), std::move(from_child->read)));
@@ -143,8 +142,7 @@ absl::StatusOr<std::string> ChildProcess::ReadLine(absl::Duration timeout) {
       return absl::DeadlineExceededError("no complete line in time");
     }
     pollfd poller{output_.get(), POLLIN, 0};
-    const int ready =
-        poll(&poller, 1, static_cast<int>(absl::ToInt64Milliseconds(left)) + 1);
+    const int ready = poll(&poller, 1, static_cast<int>(absl::ToInt64Milliseconds(left)) + 1);
     if (ready < 0) {
       if (errno == EINTR) continue;
       return ErrnoError("poll");

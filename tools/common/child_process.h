@@ -50,8 +50,7 @@ class ChildProcess {
  public:
   // Starts argv[0] (looked up in PATH) with the arguments argv[1..]. Writing to a process
   // that has died must not kill us, so SIGPIPE is ignored from the first call on.
-  static absl::StatusOr<std::unique_ptr<ChildProcess>> Start(
-      const std::vector<std::string>& argv);
+  static absl::StatusOr<std::unique_ptr<ChildProcess>> Start(const std::vector<std::string>& argv);
 
   ~ChildProcess();  // kills the process if it still runs, and reaps it
   ChildProcess(const ChildProcess&) = delete;

@@ -31,13 +31,12 @@ absl::Status EngineClient::WaitFor(absl::string_view prefix, absl::Duration time
     if (absl::IsDeadlineExceeded(line.status())) {
       return Fail(EngineFailure::kStall,
                   absl::DeadlineExceededError(absl::StrCat(
-                      config_.name, ": no '", prefix, "' within ",
-                      absl::FormatDuration(timeout))));
+                      config_.name, ": no '", prefix, "' within ", absl::FormatDuration(timeout))));
     }
     if (!line.ok()) {
       return Fail(EngineFailure::kCrash,
-                  absl::UnavailableError(absl::StrCat(config_.name, " exited (",
-                                                      line.status().message(), ")")));
+                  absl::UnavailableError(
+                      absl::StrCat(config_.name, " exited (", line.status().message(), ")")));
     }
     if (absl::StartsWith(*line, prefix)) return absl::OkStatus();
   }
@@ -74,8 +73,7 @@ absl::Status EngineClient::NewGame(absl::Duration timeout) {
 }
 
 absl::StatusOr<EngineReply> EngineClient::Go(const std::string& position_line,
-                                             const std::string& go_line,
-                                             absl::Duration deadline) {
+                                             const std::string& go_line, absl::Duration deadline) {
   last_failure_ = EngineFailure::kNone;
   if (!process_) return Fail(EngineFailure::kCrash, absl::FailedPreconditionError("not started"));
   const absl::Time start = absl::Now();
@@ -100,8 +98,7 @@ absl::StatusOr<EngineReply> EngineClient::Go(const std::string& position_line,
                   absl::UnavailableError(absl::StrCat(config_.name, " exited during its move (",
                                                       line.status().message(), ")")));
     }
-    const std::vector<absl::string_view> words =
-        absl::StrSplit(*line, ' ', absl::SkipEmpty());
+    const std::vector<absl::string_view> words = absl::StrSplit(*line, ' ', absl::SkipEmpty());
     if (words.empty()) continue;
     if (words[0] == "bestmove") {
       reply.elapsed = absl::Now() - start;

@@ -28,11 +28,11 @@ struct EngineConfig {
 
 // What the engine answered to one `go`.
 struct EngineReply {
-  std::string bestmove;              // as sent, unvalidated
-  std::optional<int> score_cp;       // from the last info line with a score
-  bool exact = false;                // an `info string exact` was seen
-  std::string error;                 // the last `info string error: X` seen: X
-  absl::Duration elapsed;            // from sending `go` to receiving `bestmove`
+  std::string bestmove;         // as sent, unvalidated
+  std::optional<int> score_cp;  // from the last info line with a score
+  bool exact = false;           // an `info string exact` was seen
+  std::string error;            // the last `info string error: X` seen: X
+  absl::Duration elapsed;       // from sending `go` to receiving `bestmove`
 };
 
 // " (engine said: X)" for the error text X an engine sent before failing, "" for none: the

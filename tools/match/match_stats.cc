@@ -49,8 +49,7 @@ EloEstimate Estimate(const Tally& tally) {
   if (n == 0) return {};
   const double mean = tally.score();
   const double variance = (tally.wins * (1 - mean) * (1 - mean) +
-                           tally.draws * (0.5 - mean) * (0.5 - mean) +
-                           tally.losses * mean * mean) /
+                           tally.draws * (0.5 - mean) * (0.5 - mean) + tally.losses * mean * mean) /
                           n;
   EloEstimate estimate = FromMoments(mean, variance, n);
   estimate.draw_ratio = tally.draws / n;

@@ -14,8 +14,9 @@
 #include "perft/perft.h"
 #include "tools/common/command_line.h"
 
-ABSL_FLAG(int, depth, 0, "Depth of the move tree to count (plies, 1-40). May also be given "
-                         "as the only positional argument.");
+ABSL_FLAG(int, depth, 0,
+          "Depth of the move tree to count (plies, 1-40). May also be given "
+          "as the only positional argument.");
 ABSL_FLAG(std::string, fen, "", "Position string '<rows> <side>' (default: the start position)");
 ABSL_FLAG(std::string, moves, "",
           "Moves to play from the position first, separated by spaces or commas, e.g. "
@@ -60,8 +61,7 @@ int main(int argc, char** argv) {
   if (!position.ok()) return Fail(std::string(position.status().message()));
 
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<divercite::DivideEntry> entries =
-      divercite::Divide(*position, depth, threads);
+  const std::vector<divercite::DivideEntry> entries = divercite::Divide(*position, depth, threads);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::uint64_t total = 0;

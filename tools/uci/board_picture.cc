@@ -38,7 +38,8 @@ std::string BoardPicture(const Position& position) {
         continue;
       }
       const std::optional<Piece> piece = position.PieceAt(cell);
-      const char letter = IsCityCell(cell) ? PieceLetter(piece) : (piece ? PieceLetter(piece) : '.');
+      const char letter =
+          IsCityCell(cell) ? PieceLetter(piece) : (piece ? PieceLetter(piece) : '.');
       absl::StrAppend(&picture, IsCityCell(cell) ? " [" : "  ", std::string(1, letter),
                       IsCityCell(cell) ? "]" : " ");
     }
@@ -46,14 +47,12 @@ std::string BoardPicture(const Position& position) {
     absl::StrAppend(&picture, "\n");
   }
   absl::StrAppend(&picture, "\n  ply ", position.Ply(), "/", kTotalPlies, ", ",
-                  position.IsGameOver()                      ? "game over"
+                  position.IsGameOver()                     ? "game over"
                   : position.SideToMove() == Player::kFirst ? "first player (w) to move"
-                                                             : "second player (b) to move",
+                                                            : "second player (b) to move",
                   "\n");
-  absl::StrAppend(&picture, "  first  (upper case) left:", Supply(position, Player::kFirst),
-                  "\n");
-  absl::StrAppend(&picture, "  second (lower case) left:", Supply(position, Player::kSecond),
-                  "\n");
+  absl::StrAppend(&picture, "  first  (upper case) left:", Supply(position, Player::kFirst), "\n");
+  absl::StrAppend(&picture, "  second (lower case) left:", Supply(position, Player::kSecond), "\n");
   return picture;
 }
 
