@@ -1,4 +1,4 @@
-// divercite-bench: micro-benchmarks of the rules (Google Benchmark).
+// divercite-bench: micro-benchmarks of the rules and the evaluation (Google Benchmark).
 //
 //   build/bin/divercite-bench                                  # everything
 //   build/bin/divercite-bench --benchmark_filter=Perft/5        # perft(5), ~4 s
@@ -11,6 +11,7 @@
 #include "engine/movegen.h"
 #include "engine/position.h"
 #include "perft/perft.h"
+#include "search/evaluate.h"
 
 namespace divercite {
 namespace {
@@ -33,6 +34,117 @@ const std::vector<Position>& SamplePositions() {
   }();
   return positions;
 }
+
+// One item = one position evaluated from scratch: the linear evaluation, then the learned
+// patterns'.
+void BM_EvaluateLinear(benchmark::State& state) {
+  const std::vector<Position>& positions = SamplePositions();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(EvaluateLinear(positions[i]));
+    if (++i == positions.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EvaluateLinear);
+
+void BM_Holdings(benchmark::State& state) {
+  const std::vector<Position>& positions = SamplePositions();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(Holdings::Of(positions[i]));
+    if (++i == positions.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Holdings);
+
+
+void BM_EvaluatePatterns(benchmark::State& state) {
+  const std::vector<Position>& positions = SamplePositions();
+  const PatternWeights& weights = DefaultPatternWeights();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(EvaluatePatterns(positions[i], weights));
+    if (++i == positions.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EvaluatePatterns);
+
+// One item = one child evaluated from its parent's state (the frontier's way): each iteration
+// plays and evaluates every legal move of one sample position. The state of the parent is
+// made outside the timing (EvalStateOf times that).
+void BM_EvaluateChildren(benchmark::State& state) {
+  const std::vector<Position>& positions = SamplePositions();
+  const PatternWeights& weights = DefaultPatternWeights();
+  std::vector<EvalState> states;
+  std::vector<MoveList> moves;
+  for (const Position& position : positions) {
+    states.emplace_back(position, weights);
+    moves.push_back(LegalMoves(position));
+  }
+  std::int64_t evaluated = 0;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    for (const Move move : moves[i]) {
+      Position child = positions[i];
+      child.Play(move);
+      if (child.IsGameOver()) continue;
+      benchmark::DoNotOptimize(states[i].EvaluateAfter(child, move, weights));
+      ++evaluated;
+    }
+    if (++i == positions.size()) i = 0;
+  }
+  state.SetItemsProcessed(evaluated);
+}
+BENCHMARK(BM_EvaluateChildren);
+
+// The same with the linear evaluation from scratch, as the frontier did before.
+void BM_EvaluateChildrenLinear(benchmark::State& state) {
+  const std::vector<Position>& positions = SamplePositions();
+  std::vector<MoveList> moves;
+  for (const Position& position : positions) moves.push_back(LegalMoves(position));
+  std::int64_t evaluated = 0;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    for (const Move move : moves[i]) {
+      Position child = positions[i];
+      child.Play(move);
+      if (child.IsGameOver()) continue;
+      benchmark::DoNotOptimize(EvaluateLinear(child));
+      ++evaluated;
+    }
+    if (++i == positions.size()) i = 0;
+  }
+  state.SetItemsProcessed(evaluated);
+}
+BENCHMARK(BM_EvaluateChildrenLinear);
+
+// One item = one child's state made from its parent's (an interior node's way).
+void BM_EvalStateAfter(benchmark::State& state) {
+  const std::vector<Position>& positions = SamplePositions();
+  const PatternWeights& weights = DefaultPatternWeights();
+  std::vector<EvalState> states;
+  std::vector<MoveList> moves;
+  for (const Position& position : positions) {
+    states.emplace_back(position, weights);
+    moves.push_back(LegalMoves(position));
+  }
+  std::int64_t made = 0;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    for (const Move move : moves[i]) {
+      Position child = positions[i];
+      child.Play(move);
+      benchmark::DoNotOptimize(states[i].After(child, move, weights));
+      ++made;
+    }
+    if (++i == positions.size()) i = 0;
+  }
+  state.SetItemsProcessed(made);
+}
+BENCHMARK(BM_EvalStateAfter);
 
 void BM_GenerateMoves(benchmark::State& state) {
   const std::vector<Position>& positions = SamplePositions();

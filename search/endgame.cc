@@ -5,7 +5,6 @@
 
 #include "engine/movegen.h"
 #include "engine/zobrist.h"
-#include "search/eval_weights.h"
 #include "search/search_params.h"
 #include "search/evaluate.h"
 #include "search/move_order.h"
@@ -114,6 +113,8 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
   const bool order_by_evaluation = plies_left >= params::kEndgameEvalOrderingMinPlies;
   std::array<int, kMaxMoves> order_keys;
   CellWorthCache worth(position);
+  std::optional<EvalState> eval;
+  if (order_by_evaluation) eval.emplace(position, weights_);
   for (int i = 0; i < moves.size(); ++i) {
     const Move move = moves[i];
     int key_value;
@@ -122,7 +123,7 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
     } else if (order_by_evaluation) {
       Position child = position;
       child.Play(move);
-      key_value = -Evaluate(child);
+      key_value = -eval->EvaluateAfter(child, move, weights_);
     } else {
       key_value = worth.Of(move) * kPointKey +
                   static_cast<int>(history_[Index(us)][move.Index()] >> kHistoryShift);

@@ -16,6 +16,7 @@
 
 #include "absl/functional/function_ref.h"
 #include "engine/position.h"
+#include "search/pattern_eval.h"
 #include "search/tt.h"
 #include "search/value.h"
 
@@ -27,9 +28,10 @@ int SolveLastMove(const Position& position, int beta, int& moves_tried);
 
 class EndgameSolver {
  public:
-  // `nodes` is the calling worker's counter.
-  EndgameSolver(TranspositionTable& tt, std::atomic<std::uint64_t>& nodes)
-      : tt_(tt), nodes_(nodes) {}
+  // `nodes` is the calling worker's counter; `weights` order the moves far from the end.
+  EndgameSolver(TranspositionTable& tt, std::atomic<std::uint64_t>& nodes,
+                const PatternWeights& weights)
+      : tt_(tt), nodes_(nodes), weights_(weights) {}
 
   // The exact final margin (centipoints, side to move's view, tie-break included), fail-soft
   // within (alpha, beta): a value <= alpha is an upper bound, >= beta a lower bound.
@@ -58,6 +60,7 @@ class EndgameSolver {
   std::array<std::array<std::uint32_t, kNumMoveIndices>, kNumPlayers> history_{};
   TranspositionTable& tt_;
   std::atomic<std::uint64_t>& nodes_;
+  const PatternWeights& weights_;
   std::optional<absl::FunctionRef<bool()>> should_stop_;  // during Solve()
   std::uint64_t until_poll_ = 1024;
   bool stopped_ = false;

@@ -1,7 +1,12 @@
 // The static evaluation: the expected final margin, in centipoints, from the side to move's
-// point of view. The current score difference, plus what the seeds' evaluations missed: the
-// cities that can still become a divercité and who can complete or spoil them, the
-// own-colour resources still to come, and the cities each player holds back.
+// point of view.
+//
+// The search's evaluation is the learned one (search/pattern_eval.h): the score difference
+// plus learned values of each city cell's pattern. The linear evaluation below came before
+// it: the score difference plus nine weighted counts of what the seeds' evaluations missed
+// (the cities that can still become a divercité and who can complete or spoil them, the
+// own-colour resources still to come, and the cities each player holds back). The tuners
+// still compute it, to compare the two on the same positions.
 #ifndef DIVERCITE_SEARCH_EVALUATE_H_
 #define DIVERCITE_SEARCH_EVALUATE_H_
 
@@ -9,7 +14,9 @@
 #include <string>
 
 #include "engine/position.h"
+#include "search/eval_file.h"
 #include "search/eval_weights.h"
+#include "search/pattern_eval.h"
 #include "search/value.h"
 
 namespace divercite {
@@ -60,8 +67,14 @@ EvalTerms WeighFeatures(const EvalFeatures& features, const EvalWeights& weights
 inline EvalTerms EvaluateTerms(const Position& position, const EvalWeights& weights = {}) {
   return WeighFeatures(ComputeEvalFeatures(position), weights);
 }
-inline int Evaluate(const Position& position, const EvalWeights& weights = {}) {
+inline int EvaluateLinear(const Position& position, const EvalWeights& weights = {}) {
   return EvaluateTerms(position, weights).Total();
+}
+
+// The search's evaluation: the learned patterns' (the default tables: the compiled-in file).
+inline int Evaluate(const Position& position,
+                    const PatternWeights& weights = DefaultPatternWeights()) {
+  return EvaluatePatterns(position, weights);
 }
 
 // What the final margin can still become, in centipoints from the side to move's view, with

@@ -94,12 +94,13 @@ MoveOrderer::MoveOrderer(const Position& position, const MoveList& moves, Move t
   }
 }
 
-void MoveOrderer::PreferEvaluation(const Position& position, const EvalWeights& weights) {
+void MoveOrderer::PreferEvaluation(const Position& position, const EvalState& eval,
+                                   const PatternWeights& weights) {
   for (int i = 0; i < moves_.size(); ++i) {
     if (scores_[i] == kTTMoveScore) continue;
     Position child = position;
     child.Play(moves_[i]);
-    scores_[i] = -(child.IsGameOver() ? FinalValue(child) : Evaluate(child, weights));
+    scores_[i] = -(child.IsGameOver() ? FinalValue(child) : eval.EvaluateAfter(child, moves_[i], weights));
   }
 }
 

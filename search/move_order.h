@@ -10,7 +10,7 @@
 
 #include "engine/move.h"
 #include "engine/position.h"
-#include "search/eval_weights.h"
+#include "search/pattern_eval.h"
 #include "search/value.h"
 
 namespace divercite {
@@ -65,7 +65,8 @@ class MoveOrderer {
 
   // Orders the moves that are not the TT move by the static evaluation after them (a
   // one-ply look that sees threats, not just points), the best for us first.
-  void PreferEvaluation(const Position& position, const EvalWeights& weights);
+  void PreferEvaluation(const Position& position, const EvalState& eval,
+                        const PatternWeights& weights);
 
   // At the root: after the first iteration, order by the last iteration's values.
   // `root_values` is indexed by Move::Index(); kNoValue means not searched yet.

@@ -11,7 +11,6 @@
 #include "engine/movegen.h"
 #include "engine/symmetry.h"
 #include "search/endgame.h"
-#include "search/eval_weights.h"
 #include "search/search_params.h"
 #include "search/evaluate.h"
 #include "search/move_order.h"
@@ -37,6 +36,14 @@ const auto& ReductionTable() {
   return table;
 }
 
+// How a node finds its evaluation state: made from its parent's after the move that led to
+// it, or from scratch at the root (parent null). A node makes it only once it needs it: a node
+// that ends on the table or in the solver never does.
+struct EvalLink {
+  const EvalState* parent = nullptr;
+  Move move;
+};
+
 // What all workers of one search share.
 struct SharedSearch {
   Position root;
@@ -46,7 +53,7 @@ struct SharedSearch {
   Clock::time_point start;
   TranspositionTable& tt;
   std::atomic<bool>& stop;
-  EvalWeights eval_weights;
+  std::shared_ptr<const PatternWeights> eval_weights;
   int endgame_solver_plies;
   std::int64_t Elapsed() const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
@@ -58,7 +65,7 @@ struct SharedSearch {
 class Worker {
  public:
   Worker(SharedSearch& shared, int index)
-      : shared_(shared), index_(index), endgame_(shared.tt, nodes_) {
+      : shared_(shared), index_(index), endgame_(shared.tt, nodes_, *shared.eval_weights) {
     root_scores_.fill(MoveOrderer::kNoValue);
   }
 
@@ -74,8 +81,13 @@ class Worker {
   // v <= alpha: an upper bound on the true value; v >= beta: a lower bound; otherwise exact
   // (for the given depth). When the remaining depth reaches the end of the game the value is
   // the exact final margin (no reductions below such a node). Returns 0 once stopped.
-  int Search(const Position& position, const SymmetricKeys& keys, int alpha, int beta,
-             int depth, int ply, bool pv_node);
+  int Search(const Position& position, const SymmetricKeys& keys, const EvalLink& link,
+             int alpha, int beta, int depth, int ply, bool pv_node);
+  EvalState StateOf(const Position& position, const EvalLink& link) const {
+    const PatternWeights& weights = *shared_.eval_weights;
+    return link.parent ? link.parent->After(position, link.move, weights)
+                       : EvalState(position, weights);
+  }
   bool Stopped() {
     if (shared_.stop.load(std::memory_order_relaxed)) return true;
     // Every 1024 nodes counted (leaves included), the main worker looks at the clock and
@@ -88,7 +100,7 @@ class Worker {
   }
   void CheckLimits();
   int SolveRoot(const SymmetricKeys& keys, int guess, Move& best);
-  int FrontierSearch(const Position& position, int beta);
+  int FrontierSearch(const Position& position, const EvalState& eval, int beta);
   std::vector<Move> PrincipalVariation(Move first);
   void CountNode() {
     nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
@@ -122,8 +134,8 @@ void Worker::CheckLimits() {
   }
 }
 
-int Worker::Search(const Position& position, const SymmetricKeys& keys, int alpha, int beta,
-                   int depth, int ply, bool pv_node) {
+int Worker::Search(const Position& position, const SymmetricKeys& keys, const EvalLink& link,
+                   int alpha, int beta, int depth, int ply, bool pv_node) {
   assert(-kInfiniteValue <= alpha && alpha < beta && beta <= kInfiniteValue);
   assert(ply <= kMaxPly);
   pv_length_[ply] = ply;
@@ -161,13 +173,15 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
     }
   }
 
-  // Step 3. The horizon: the static evaluation.
-  if (depth <= 0) return Evaluate(position, shared_.eval_weights);
+  // Step 3. The horizon: the static evaluation, incremental from the parent's patterns.
+  if (depth <= 0) return StateOf(position, link).Evaluate(position, *shared_.eval_weights);
   if (Stopped()) return 0;
 
   // Step 3a. Frontier nodes evaluate their children directly (bench 8: 11.2 s -> 4.3 s; more
   // nodes, no table or ordering cost).
-  if (depth == 1 && !solving && !pv_node && ply > 0) return FrontierSearch(position, beta);
+  if (depth == 1 && !solving && !pv_node && ply > 0) {
+    return FrontierSearch(position, StateOf(position, link), beta);
+  }
 
   // Step 4. Transposition table. Entries with depth >= plies left are exact solves, valid at
   // any depth; the move is stored in the canonical frame.
@@ -194,13 +208,14 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
 
   // Step 5. Moves, best first: TT move, moves that score or spoil a divercité now, killers,
   // history. At the root, one move per symmetry class.
+  const EvalState eval = StateOf(position, link);
   MoveList moves = ply == 0 ? shared_.root_moves : LegalMoves(position);
   MoveOrderer orderer(position, moves, tt_move, history_, ply);
   if (ply == 0) orderer.PreferRootOrder(root_scores_);
   // While solving, ordering by the evaluation after each move (same position: 26.5 M ->
   // 19.3 M nodes, 9.5 s -> 8.1 s at kEvalOrderingMinDepth 5; 2 and 3 were slower).
   if (ply > 0 && solving && depth >= params::kEvalOrderingMinDepth) {
-    orderer.PreferEvaluation(position, shared_.eval_weights);
+    orderer.PreferEvaluation(position, eval, *shared_.eval_weights);
   }
 
   const Player us = position.SideToMove();
@@ -231,6 +246,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
     shared_.tt.Prefetch(child_keys.Canonical().key);
     Position child = position;
     child.Play(move);
+    const EvalLink child_link{&eval, move};
 
     // Step 6. Principal variation search with late move reductions. The first move gets the
     // full window; the others a null window, reduced when late and quiet, re-searched at
@@ -238,7 +254,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
     // must stay exact.
     int value;
     if (searched == 0) {
-      value = -Search(child, child_keys, -beta, -alpha, depth - 1, ply + 1, pv_node);
+      value = -Search(child, child_keys, child_link, -beta, -alpha, depth - 1, ply + 1, pv_node);
     } else {
       int reduction = 0;
       if (!solving && depth >= params::kLmrMinDepth &&
@@ -246,13 +262,13 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
         reduction = ReductionTable()[depth][std::min(searched, kMaxMoves)] - (pv_node ? 1 : 0);
         reduction = std::clamp(reduction, 0, depth - 2);
       }
-      value = -Search(child, child_keys, -alpha - 1, -alpha, depth - 1 - reduction, ply + 1,
-                      false);
+      value = -Search(child, child_keys, child_link, -alpha - 1, -alpha, depth - 1 - reduction,
+                      ply + 1, false);
       if (value > alpha && reduction > 0) {
-        value = -Search(child, child_keys, -alpha - 1, -alpha, depth - 1, ply + 1, false);
+        value = -Search(child, child_keys, child_link, -alpha - 1, -alpha, depth - 1, ply + 1, false);
       }
       if (value > alpha && value < beta && pv_node) {
-        value = -Search(child, child_keys, -beta, -alpha, depth - 1, ply + 1, true);
+        value = -Search(child, child_keys, child_link, -beta, -alpha, depth - 1, ply + 1, true);
       }
     }
     if (shared_.stop.load(std::memory_order_relaxed)) return 0;
@@ -284,12 +300,14 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, int alph
 
 // A null-window node one ply above the horizon: the best evaluation after one move, stopping
 // at the first that reaches beta. Moves that gain points now are tried first.
-int Worker::FrontierSearch(const Position& position, int beta) {
+int Worker::FrontierSearch(const Position& position, const EvalState& eval, int beta) {
   int best = -kInfiniteValue;
   MoveList moves;
   GenerateMoves(position, moves);
-  // Only a move next to a piece can score or spoil: those first, then the others.
+  // Only a move next to a piece can score or spoil: those first, then the others. The
+  // children's evaluations are incremental from this node's patterns.
   const Bitboard occupied = position.Occupied();
+  const PatternWeights& weights = *shared_.eval_weights;
   for (const bool touching : {true, false}) {
     for (const Move move : moves) {
       if (((Neighbours(move.cell()) & occupied) != 0) != touching) continue;
@@ -297,7 +315,7 @@ int Worker::FrontierSearch(const Position& position, int beta) {
       child.Play(move);
       CountNode();
       best = std::max(best, child.IsGameOver() ? -FinalValue(child)
-                                               : -Evaluate(child, shared_.eval_weights));
+                                               : -eval.EvaluateAfter(child, move, weights));
       if (best >= beta) return best;
     }
   }
@@ -315,7 +333,7 @@ int Worker::SolveRoot(const SymmetricKeys& keys, int guess, Move& best) {
   int value = 100 * ((guess + (guess >= 0 ? 50 : -50)) / 100);
   while (lower < upper) {
     const int beta = value == lower ? value + 100 : value;
-    value = Search(root, keys, beta - 1, beta, depth, 0, false);
+    value = Search(root, keys, EvalLink{}, beta - 1, beta, depth, 0, false);
     if (shared_.stop.load(std::memory_order_relaxed)) return value;
     if (value >= beta) {
       lower = value;
@@ -352,7 +370,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
         beta = std::min(previous_score + window, kInfiniteValue);
       }
       while (true) {
-        score = Search(root, keys, alpha, beta, depth, 0, true);
+        score = Search(root, keys, EvalLink{}, alpha, beta, depth, 0, true);
         if (shared_.stop.load(std::memory_order_relaxed)) break;
         Bound bound = Bound::kExact;
         if (score <= alpha) {

@@ -12,7 +12,8 @@
 
 #include "engine/move.h"
 #include "engine/position.h"
-#include "search/eval_weights.h"
+#include "search/eval_file.h"
+#include "search/pattern_eval.h"
 #include "search/search_params.h"
 #include "search/timeman.h"
 #include "search/tt.h"
@@ -49,7 +50,8 @@ struct SearchCallbacks {
 struct SearchOptions {
   int threads = 1;
   std::int64_t move_overhead_ms = 30;
-  EvalWeights eval_weights;
+  // The learned evaluation's tables (default: the compiled-in search/patterns.eval).
+  std::shared_ptr<const PatternWeights> eval_weights = DefaultPatternWeightsShared();
   // Solving nodes with at most this many plies left go to the lean endgame solver; the tests
   // set 0 to check the main search's own solving path against brute force.
   int endgame_solver_plies = params::kEndgameSolverPlies;
@@ -62,7 +64,11 @@ class Searcher {
 
   // Resizes the table (clearing it). False if the memory cannot be had.
   bool SetHashMegabytes(std::size_t megabytes);
-  void SetOptions(const SearchOptions& options) { options_ = options; }
+  // Options without evaluation weights get the default ones.
+  void SetOptions(const SearchOptions& options) {
+    options_ = options;
+    if (!options_.eval_weights) options_.eval_weights = DefaultPatternWeightsShared();
+  }
   const SearchOptions& options() const { return options_; }
 
   // Forgets everything learnt: table, history.

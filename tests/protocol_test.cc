@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "search/eval_file.h"
 
 namespace divercite {
 namespace {
@@ -150,6 +151,44 @@ TEST(ProtocolTest, ErrorsAreReportedAndChangeNothing) {
   // The position set by the first line survived every bad command.
   EXPECT_EQ(LinesStartingWith(session, "fen "),
             std::vector<std::string>{"fen 1/1R1/5/7/9/7/5/3/1 b"});
+}
+
+// EvalFile loads another weight file; one that is corrupt, made for other tables or missing is
+// refused with its reason, and the weights in use stay.
+TEST(ProtocolTest, EvalFileLoadsAWeightFileAndRefusesABadOne) {
+  const std::string good = ::testing::TempDir() + "/protocol_good.eval";
+  const std::string corrupt = ::testing::TempDir() + "/protocol_corrupt.eval";
+  {
+    PatternWeights weights;
+    weights.data = "test data";
+    weights.fit = "by hand";
+    weights.values[patterns::kSideToMoveOffset] = {150, 150};
+    std::ofstream(good) << FormatEvalFile(weights);
+    std::string damaged = FormatEvalFile(weights);
+    damaged[damaged.find(" 150 150") + 2] = '9';
+    std::ofstream(corrupt) << damaged;
+  }
+  const Session session = RunEngine("setoption name EvalFile value " + corrupt +
+                                    "\neval\nsetoption name EvalFile value " + good +
+                                    "\neval\nsetoption name EvalFile value /nonexistent.eval\n"
+                                    "eval\nsetoption name EvalFile value <built-in>\neval\n");
+  ASSERT_EQ(session.exit_status, 0);
+  const std::vector<std::string> errors = LinesStartingWith(session, "info string error: ");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_NE(errors[0].find("checksum"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[0].find(corrupt), std::string::npos) << errors[0];
+  EXPECT_NE(errors[1].find("cannot open"), std::string::npos) << errors[1];
+  const std::vector<std::string> data = LinesStartingWith(session, "weights: ");
+  ASSERT_EQ(data.size(), 4u);
+  const std::string built_in = "weights: " + DefaultPatternWeights().data;
+  EXPECT_EQ(data[0], built_in) << "the corrupt file changed nothing";
+  EXPECT_EQ(data[1], "weights: test data");
+  EXPECT_EQ(data[2], "weights: test data") << "the missing file changed nothing";
+  EXPECT_EQ(data[3], built_in);
+  // With the file's weights, the start position is worth its one value.
+  const std::vector<std::string> totals = LinesStartingWith(session, "total ");
+  ASSERT_EQ(totals.size(), 4u);
+  EXPECT_NE(totals[1].find(" 150"), std::string::npos) << totals[1];
 }
 
 TEST(ProtocolTest, EndOfInputWithoutQuitExitsCleanly) {

@@ -24,7 +24,7 @@ SearchResult SearchToDepth(const Position& position, int depth, int threads = 1,
   Searcher searcher(kTestHashMegabytes);
   searcher.SetOptions({.threads = threads,
                        .move_overhead_ms = 0,
-                       .eval_weights = {},
+                       .eval_weights = DefaultPatternWeightsShared(),
                        .endgame_solver_plies = endgame_solver_plies});
   SearchLimits limits;
   limits.depth = depth;

@@ -8,7 +8,6 @@
 #include "engine/position_string.h"
 
 namespace divercite {
-namespace {
 
 absl::StatusOr<Position> StartOf(const GameRecord& record) {
   if (record.start.empty() || record.start == "startpos") return Position::Start();
@@ -35,8 +34,6 @@ absl::Status PlayText(Position& position, absl::string_view text, const GameReco
   position.Play(*move);
   return absl::OkStatus();
 }
-
-}  // namespace
 
 std::array<int, kNumFittedWeights> FittedFeatures(const Position& position) {
   const EvalFeatures features = ComputeEvalFeatures(position);

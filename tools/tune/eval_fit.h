@@ -36,6 +36,11 @@ struct FitSample {
   std::array<int, kNumFittedWeights> features{};
 };
 
+// The position a record starts from (before its opening), and a recorded move played on
+// `position` after checking it; errors name the game, the move and the ply.
+absl::StatusOr<Position> StartOf(const GameRecord& record);
+absl::Status PlayText(Position& position, absl::string_view text, const GameRecord& record);
+
 // What one game gives: a sample per position before its first exact score. A game without
 // an exact score, or that did not end normally, gives none. Errors: a move in the record
 // that is malformed or illegal, a bad start position.

@@ -98,15 +98,19 @@ void EngineSession::RegisterOptions() {
     ResetChooser();
     return absl::OkStatus();
   });
-  const EvalWeights defaults;
-  for (const EvalWeightOption& option : kEvalWeightOptions) {
-    options_.AddSpin(option.name, defaults.*option.weight, option.min, option.max,
-                     [this, weight = option.weight](std::int64_t value) {
-                       return SetSearchOption([weight, value](SearchOptions& o) {
-                         o.eval_weights.*weight = static_cast<int>(value);
-                       });
-                     });
-  }
+  // The learned evaluation's weight file; a file that cannot be read, is malformed or was
+  // made for other tables is refused and the weights in use stay.
+  options_.AddString("EvalFile", std::string(kBuiltInEvalFile), [this](const std::string& path) {
+    std::shared_ptr<const PatternWeights> weights;
+    if (path == kBuiltInEvalFile) {
+      weights = DefaultPatternWeightsShared();
+    } else {
+      absl::StatusOr<PatternWeights> read = ReadEvalFile(path);
+      if (!read.ok()) return read.status();
+      weights = std::make_shared<const PatternWeights>(*std::move(read));
+    }
+    return SetSearchOption([&weights](SearchOptions& o) { o.eval_weights = weights; });
+  });
   std::vector<std::string> choosers = {std::string(kOurSearch)};
   for (const absl::string_view name : AgentNames()) choosers.emplace_back(name);
   options_.AddCombo("Agent", std::string(kOurSearch), choosers, "agent",

@@ -21,6 +21,9 @@
 
 namespace divercite {
 
+// The EvalFile value that stands for the compiled-in weights.
+inline constexpr absl::string_view kBuiltInEvalFile = "<built-in>";
+
 // What a move chooser found.
 struct MoveChoice {
   Move best;
@@ -74,7 +77,7 @@ class EngineSession {
   // Blocks until the running search, if any, has reported its bestmove.
   void WaitForSearch();
 
-  const EvalWeights& eval_weights() const { return searcher_.options().eval_weights; }
+  const PatternWeights& eval_weights() const { return *searcher_.options().eval_weights; }
 
  private:
   void RegisterOptions();

@@ -37,6 +37,16 @@ void OptionRegistry::AddCombo(std::string name, std::string default_choice,
   options_.push_back(std::move(option));
 }
 
+void OptionRegistry::AddString(std::string name, std::string default_text,
+                               std::function<absl::Status(const std::string&)> set) {
+  EngineOption option;
+  option.name = std::move(name);
+  option.type = EngineOption::Type::kString;
+  option.default_choice = std::move(default_text);
+  option.set_string = std::move(set);
+  options_.push_back(std::move(option));
+}
+
 absl::Status OptionRegistry::Set(absl::string_view name, absl::string_view value) const {
   const auto option = std::find_if(options_.begin(), options_.end(), [name](const auto& o) {
     return absl::EqualsIgnoreCase(o.name, name);
@@ -53,6 +63,8 @@ absl::Status OptionRegistry::Set(absl::string_view name, absl::string_view value
                           option->name, option->min, option->max, value));
     }
     status = option->set_spin(number);
+  } else if (option->type == EngineOption::Type::kString) {
+    status = option->set_string(std::string(value));
   } else {
     if (std::find(option->choices.begin(), option->choices.end(), value) ==
         option->choices.end()) {

@@ -15,17 +15,19 @@
 namespace divercite {
 
 struct EngineOption {
-  enum class Type { kSpin, kCombo };
+  enum class Type { kSpin, kCombo, kString };
   std::string name;
   Type type = Type::kSpin;
   // kSpin
   std::int64_t default_value = 0, min = 0, max = 0;
   std::function<absl::Status(std::int64_t)> set_spin;
-  // kCombo: `noun` names a choice in errors ("no agent named ...").
+  // kCombo: `noun` names a choice in errors ("no agent named ..."). kString: the default
+  // text in default_choice, any one-word text as the value.
   std::string default_choice;
   std::vector<std::string> choices;
   std::string noun;
   std::function<absl::Status(const std::string&)> set_combo;
+  std::function<absl::Status(const std::string&)> set_string;
 };
 
 class OptionRegistry {
@@ -36,6 +38,8 @@ class OptionRegistry {
                std::function<absl::Status(std::int64_t)> set);
   void AddCombo(std::string name, std::string default_choice, std::vector<std::string> choices,
                 std::string noun, std::function<absl::Status(const std::string&)> set);
+  void AddString(std::string name, std::string default_text,
+                 std::function<absl::Status(const std::string&)> set);
 
   // In the order they were added.
   const std::vector<EngineOption>& options() const { return options_; }

@@ -122,6 +122,9 @@ void Protocol::Identify(absl::string_view dialect) {
     if (option.type == EngineOption::Type::kSpin) {
       Send(absl::StrFormat("option name %s type spin default %d min %d max %d", option.name,
                            option.default_value, option.min, option.max));
+    } else if (option.type == EngineOption::Type::kString) {
+      Send(absl::StrCat("option name ", option.name, " type string default ",
+                        option.default_choice));
     } else {
       Send(absl::StrCat("option name ", option.name, " type combo default ",
                         option.default_choice, " var ", absl::StrJoin(option.choices, " var ")));
@@ -309,15 +312,24 @@ void Protocol::ShowEvaluation() {
     Send(absl::StrCat("final value ", FinalValue(session_.position()), " (side to move's view)"));
     return;
   }
-  const EvalTerms terms = EvaluateTerms(session_.position(), session_.eval_weights());
-  Send("term              cp (side to move's view)");
-  Send(absl::StrFormat("score difference  %6d", terms.score_difference));
-  Send(absl::StrFormat("open threes       %6d", terms.open_three));
-  Send(absl::StrFormat("open divercites   %6d", terms.open_divercite));
-  Send(absl::StrFormat("own-colour slots  %6d", terms.own_colour_slots));
-  Send(absl::StrFormat("cities in hand    %6d", terms.cities_in_hand));
-  Send(absl::StrFormat("tempo             %6d", terms.tempo));
-  Send(absl::StrFormat("total             %6d", terms.Total()));
+  const Position& position = session_.position();
+  const PatternWeights& weights = session_.eval_weights();
+  const Player us = position.SideToMove();
+  Send(absl::StrFormat("%-96s %s", "term", "cp (side to move's view)"));
+  Send(absl::StrFormat("%-96s %6d", "score difference",
+                       kPoint * (position.Score(us) - position.Score(Opponent(us)))));
+  // Summed unrounded, as the evaluation does: the rows may not add up to the total exactly.
+  for (const PatternContribution& term : PatternContributions(position, weights)) {
+    const std::string where = term.cell == kNoCell ? std::string("")
+                                                   : absl::StrFormat("(%d,%d) ", CellRow(term.cell),
+                                                                     CellColumn(term.cell));
+    Send(absl::StrFormat("%-96s %6d", absl::StrCat(where, patterns::DescribePattern(term.pattern)),
+                         term.value));
+  }
+  Send(absl::StrFormat("%-96s %6d", "patterns", PatternSum(position, weights)));
+  Send(absl::StrFormat("%-96s %6d", "total", Evaluate(position, weights)));
+  Send(absl::StrCat("weights: ", weights.data));
+  Send(absl::StrCat("fit: ", weights.fit));
 }
 
 // UGI queries: gameover, p1turn, result.

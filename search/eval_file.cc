@@ -1,0 +1,217 @@
+#include "search/eval_file.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "search/default_eval_text.h"
+
+namespace divercite {
+namespace {
+
+constexpr int kMaxValue = 30000;  // centipoints: far beyond any margin
+
+std::uint64_t Fnv1a(absl::string_view text) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (const char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+// One line in a single line of text (data and fit must not break the format).
+std::string OneLine(absl::string_view text) {
+  std::string line(text);
+  for (char& c : line) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return line;
+}
+
+}  // namespace
+
+std::string FormatEvalFile(const PatternWeights& weights) {
+  std::string text =
+      "# The learned evaluation's pattern values (search/patterns.h), in centipoints at the\n"
+      "# start and at the end of the game. Made by divercite-tune-patterns; see search/NOTES.md.\n";
+  absl::StrAppend(&text, "divercite-eval ", kEvalFileVersion, "\n");
+  absl::StrAppend(&text, "layout ", patterns::LayoutText(), "\n");
+  absl::StrAppend(&text, "data ", OneLine(weights.data), "\n");
+  absl::StrAppend(&text, "fit ", OneLine(weights.fit), "\n");
+  int count = 0;
+  for (const PatternWeights::Value& value : weights.values) count += value != PatternWeights::Value{};
+  absl::StrAppend(&text, "values ", count, "\n");
+  for (int k = 0; k < patterns::kNumPatterns; ++k) {
+    const PatternWeights::Value value = weights.values[k];
+    if (value == PatternWeights::Value{}) continue;
+    absl::StrAppend(&text, absl::StrFormat("%d %d %d  # %s\n", k, value.start, value.end,
+                                           patterns::DescribePattern(k)));
+  }
+  absl::StrAppend(&text, absl::StrFormat("checksum %016x\n", Fnv1a(text)));
+  return text;
+}
+
+absl::StatusOr<PatternWeights> ParseEvalFile(absl::string_view text, absl::string_view source) {
+  PatternWeights weights;
+  int line_number = 0;
+  auto error = [&](absl::string_view why) {
+    return absl::InvalidArgumentError(absl::StrCat(source, ":", line_number, ": ", why));
+  };
+  // The checksum line is the last one; everything before it is checked against it.
+  absl::string_view body = text;
+  if (absl::EndsWith(body, "\n")) body.remove_suffix(1);
+  const std::size_t last_break = body.rfind('\n');
+  const absl::string_view last_line =
+      last_break == absl::string_view::npos ? body : body.substr(last_break + 1);
+  const absl::string_view covered =
+      last_break == absl::string_view::npos ? absl::string_view() : text.substr(0, last_break + 1);
+  const std::vector<absl::string_view> lines = absl::StrSplit(covered, '\n');
+  const int total_lines = static_cast<int>(lines.size());  // the last is empty
+
+  enum class Expect { kMagic, kLayout, kData, kFit, kValues, kValueLines };
+  Expect expect = Expect::kMagic;
+  int values_left = 0;
+  std::vector<bool> seen(patterns::kNumPatterns, false);
+  for (absl::string_view line : lines) {
+    ++line_number;
+    if (line_number == total_lines) break;  // the empty tail after the last '\n'
+    line = absl::StripAsciiWhitespace(line);
+    if (expect != Expect::kData && expect != Expect::kFit) {
+      if (const std::size_t hash = line.find('#'); hash != absl::string_view::npos) {
+        line = absl::StripAsciiWhitespace(line.substr(0, hash));
+      }
+      if (line.empty()) continue;
+    }
+    const std::vector<absl::string_view> words = absl::StrSplit(line, ' ', absl::SkipEmpty());
+    switch (expect) {
+      case Expect::kMagic: {
+        int version = 0;
+        if (words.size() != 2 || words[0] != "divercite-eval" ||
+            !absl::SimpleAtoi(words[1], &version)) {
+          return error("not a Divercite weight file (expected 'divercite-eval <version>')");
+        }
+        if (version != kEvalFileVersion) {
+          return error(absl::StrCat("file format version ", version, ", this engine reads ",
+                                    kEvalFileVersion));
+        }
+        expect = Expect::kLayout;
+        break;
+      }
+      case Expect::kLayout: {
+        const std::string layout(absl::StripPrefix(line, "layout "));
+        if (!absl::StartsWith(line, "layout ")) return error("expected 'layout ...'");
+        if (layout != patterns::LayoutText()) {
+          return error(absl::StrCat("the file's tables are '", layout, "', this engine's are '",
+                                    patterns::LayoutText(), "'"));
+        }
+        expect = Expect::kData;
+        break;
+      }
+      case Expect::kData:
+        if (line.empty() || line[0] == '#') continue;
+        if (words.empty() || words[0] != "data") return error("expected 'data ...'");
+        weights.data = std::string(absl::StripAsciiWhitespace(line.substr(4)));
+        expect = Expect::kFit;
+        break;
+      case Expect::kFit:
+        if (line.empty() || line[0] == '#') continue;
+        if (words.empty() || words[0] != "fit") return error("expected 'fit ...'");
+        weights.fit = std::string(absl::StripAsciiWhitespace(line.substr(3)));
+        expect = Expect::kValues;
+        break;
+      case Expect::kValues:
+        if (words.size() != 2 || words[0] != "values" || !absl::SimpleAtoi(words[1], &values_left) ||
+            values_left < 0 || values_left > patterns::kNumPatterns) {
+          return error(absl::StrCat("expected 'values <count>' (0 to ", patterns::kNumPatterns,
+                                    ")"));
+        }
+        expect = Expect::kValueLines;
+        break;
+      case Expect::kValueLines: {
+        int pattern = 0, start = 0, end = 0;
+        if (values_left == 0) return error("more value lines than 'values' announced");
+        if (words.size() != 3 || !absl::SimpleAtoi(words[0], &pattern) ||
+            !absl::SimpleAtoi(words[1], &start) || !absl::SimpleAtoi(words[2], &end)) {
+          return error("expected '<pattern> <start> <end>'");
+        }
+        if (pattern < 0 || pattern >= patterns::kNumPatterns) {
+          return error(absl::StrCat("pattern ", pattern, " is not in 0..",
+                                    patterns::kNumPatterns - 1));
+        }
+        if (seen[pattern]) return error(absl::StrCat("pattern ", pattern, " given twice"));
+        if (std::abs(start) > kMaxValue || std::abs(end) > kMaxValue) {
+          return error(absl::StrCat("a value beyond +-", kMaxValue));
+        }
+        seen[pattern] = true;
+        weights.values[pattern] = {static_cast<std::int16_t>(start),
+                                   static_cast<std::int16_t>(end)};
+        --values_left;
+        break;
+      }
+    }
+  }
+  ++line_number;
+  if (expect != Expect::kValueLines || values_left > 0) {
+    return error("the file ends early (header or value lines missing)");
+  }
+  std::uint64_t checksum = 0;
+  const std::vector<absl::string_view> words = absl::StrSplit(last_line, ' ', absl::SkipEmpty());
+  if (words.size() != 2 || words[0] != "checksum" || words[1].size() != 16 ||
+      !absl::SimpleHexAtoi(words[1], &checksum)) {
+    return error("expected 'checksum <16 hex digits>' as the last line");
+  }
+  if (checksum != Fnv1a(covered)) {
+    return error(absl::StrFormat("checksum %016x does not match the contents (%016x): the file "
+                                 "is damaged or was edited",
+                                 checksum, Fnv1a(covered)));
+  }
+  return weights;
+}
+
+absl::StatusOr<PatternWeights> ReadEvalFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return ParseEvalFile(contents.str(), path);
+}
+
+absl::Status WriteEvalFile(const std::string& path, const PatternWeights& weights) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return absl::PermissionDeniedError(absl::StrCat(path, ": cannot write"));
+  out << FormatEvalFile(weights);
+  out.close();
+  if (!out) return absl::DataLossError(absl::StrCat(path, ": write failed"));
+  return absl::OkStatus();
+}
+
+const PatternWeights& DefaultPatternWeights() {
+  static const PatternWeights weights = [] {
+    absl::StatusOr<PatternWeights> parsed =
+        ParseEvalFile(kDefaultEvalText, "search/patterns.eval (compiled in)");
+    if (!parsed.ok()) {
+      // The build's own file: the eval_file test keeps it valid.
+      std::fprintf(stderr, "%s\n", std::string(parsed.status().message()).c_str());
+      std::abort();
+    }
+    return *parsed;
+  }();
+  return weights;
+}
+
+std::shared_ptr<const PatternWeights> DefaultPatternWeightsShared() {
+  return std::shared_ptr<const PatternWeights>(&DefaultPatternWeights(),
+                                               [](const PatternWeights*) {});
+}
+
+}  // namespace divercite
