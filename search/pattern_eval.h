@@ -84,12 +84,12 @@ inline int EvaluatePatterns(const Position& position, const PatternWeights& weig
 
 // The patterns of a position kept from move to move: the evaluation made incremental. Each
 // city cell's neighbourhood is kept as a code (a resource adds to the codes of the cities
-// around it, no popcounts), and each cell's pattern is made again only when something it
-// reads changes: its own cell or a neighbour (the cell of the move), or which colours a player
-// still holds (when a player gives up their last piece of a kind and colour: the cells that
-// read that colour). Every pattern and sum is kept for both sides to move, so that the side
-// to move changing costs nothing. Evaluate() equals EvaluatePatterns() on the same position
-// (tests/pattern_eval_test.cc).
+// around it, no popcounts), and each cell's value is made again only when something its
+// pattern reads changes: its own cell or a neighbour (the cell of the move), or which colours
+// a player still holds (when a player gives up their last piece of a kind and colour: the
+// cells that read that colour). Every cell's value and the sums are kept for both sides to
+// move, so that the side to move changing costs nothing. Evaluate() equals EvaluatePatterns()
+// on the same position (tests/pattern_eval_test.cc).
 class EvalState {
  public:
   EvalState() = default;
@@ -115,18 +115,16 @@ class EvalState {
   EvalState After(const Position& child, Move move, const PatternWeights& weights) const {
     EvalState next = *this;
     const unsigned redo = next.Play(move, Opponent(child.SideToMove()));
-    for (unsigned cells = redo; cells; cells &= cells - 1) {
-      const int i = std::countr_zero(cells);
-      Accumulate(pattern_[i], sign_[i], -1, weights, next.start_, next.end_, next.threes_);
-      next.SetCell(i, weights);
-    }
+    for (unsigned cells = redo; cells; cells &= cells - 1) next.SetCell(std::countr_zero(cells), weights);
     return next;
   }
 
   // The evaluation of the position this state is of (not a finished game).
   int Evaluate(const Position& position, const PatternWeights& weights) const {
     const int me = Index(position.SideToMove());
-    return Total(position, holdings_.cities_held.data(), start_[me], end_[me], threes_, weights);
+    const CellValue sum = Sum(me);
+    return Total(position, holdings_.cities_held.data(), sum.start, sum.end,
+                 std::popcount(three_[0]), std::popcount(three_[1]), weights);
   }
 
   // The evaluation of `child`, this position after `move` (a game not yet over), without
@@ -153,6 +151,14 @@ class EvalState {
   }
 
  private:
+  // A cell's value for one side to move, sign included, at the start and the end of the game.
+  struct CellValue {
+    int start = 0;
+    int end = 0;
+  };
+
+  CellValue Sum(int me) const { return {start_sum_[me], end_sum_[me]}; }
+
   // EvaluateAfter's sum: the cells of `redo` made again for the child with `holdings` (which
   // colours each player holds after the move) and `cities_held`.
   int SumAfter(const Position& child, Move move, unsigned redo, const Holdings& holdings,
@@ -162,16 +168,12 @@ class EvalState {
     const bool resource = move.kind() == Kind::kResource;
     const unsigned touched = patterns::kCityCellsTouched[move.cell()];
     const int new_state = BuiltCityState(Opponent(child.SideToMove()), move.colour());
-    int start = start_[me], end = end_[me];
-    int threes[kNumPlayers] = {threes_[0], threes_[1]};
+    CellValue sum = Sum(me);
+    unsigned three[kNumPlayers] = {three_[0] & ~redo, three_[1] & ~redo};
     for (; redo; redo &= redo - 1) {
       const int i = std::countr_zero(redo);
-      if (pattern_[i][0] >= 0) {
-        const PatternWeights::Value old = weights.values[pattern_[i][me]];
-        start -= sign_[i][me] * old.start;
-        end -= sign_[i][me] * old.end;
-        if (IsOwnedOpenThree(pattern_[i][0])) --threes[sign_[i][0] > 0 ? 0 : 1];
-      }
+      sum.start -= start_[i][me];
+      sum.end -= end_[i][me];
       int code = code_[i], state = state_[i];
       if ((touched >> i) & 1) {
         if (resource) {
@@ -183,12 +185,13 @@ class EvalState {
       int pattern[kNumPlayers], sign[kNumPlayers];
       if (CityCellPatterns(code, state, holdings, pattern, sign)) {
         const PatternWeights::Value now = weights.values[pattern[me]];
-        start += sign[me] * now.start;
-        end += sign[me] * now.end;
-        if (IsOwnedOpenThree(pattern[0])) ++threes[sign[0] > 0 ? 0 : 1];
+        sum.start += sign[me] * now.start;
+        sum.end += sign[me] * now.end;
+        if (IsOwnedOpenThree(pattern[0])) three[sign[0] > 0 ? 0 : 1] |= 1u << i;
       }
     }
-    return Total(child, cities_held, start, end, threes, weights);
+    return Total(child, cities_held, sum.start, sum.end, std::popcount(three[0]),
+                 std::popcount(three[1]), weights);
   }
 
   // The cells whose patterns must be made again after `mover` plays `move`, and `holdings`
@@ -233,36 +236,35 @@ class EvalState {
     return redo;
   }
 
-  template <typename Pattern, typename Sign>
-  static void Accumulate(const Pattern& pattern, const Sign& sign, int times,
-                         const PatternWeights& weights, int start[], int end[], int threes[]) {
-    if (pattern[0] < 0) return;
-    for (int p = 0; p < kNumPlayers; ++p) {
-      const PatternWeights::Value value = weights.values[pattern[p]];
-      start[p] += times * sign[p] * value.start;
-      end[p] += times * sign[p] * value.end;
-    }
-    // An open three counts for its owner: the player for whom the sign is +1.
-    if (IsOwnedOpenThree(pattern[0])) threes[sign[0] > 0 ? 0 : 1] += times;
-  }
-
-  // Makes cell i's patterns from its code and state, and adds them to the sums.
+  // Makes cell i's values from its code and state.
   void SetCell(int i, const PatternWeights& weights) {
     int pattern[kNumPlayers], sign[kNumPlayers];
+    const unsigned bit = 1u << i;
+    three_[0] &= ~bit;
+    three_[1] &= ~bit;
+    for (int p = 0; p < kNumPlayers; ++p) {
+      start_sum_[p] -= start_[i][p];
+      end_sum_[p] -= end_[i][p];
+    }
     if (!CityCellPatterns(code_[i], state_[i], holdings_, pattern, sign)) {
-      pattern_[i] = {-1, -1};
+      start_[i] = end_[i] = {0, 0};
       return;
     }
     for (int p = 0; p < kNumPlayers; ++p) {
-      pattern_[i][p] = static_cast<std::int16_t>(pattern[p]);
-      sign_[i][p] = static_cast<std::int8_t>(sign[p]);
+      const PatternWeights::Value value = weights.values[pattern[p]];
+      start_[i][p] = static_cast<std::int16_t>(sign[p] * value.start);
+      end_[i][p] = static_cast<std::int16_t>(sign[p] * value.end);
+      start_sum_[p] += start_[i][p];
+      end_sum_[p] += end_[i][p];
     }
-    Accumulate(pattern, sign, +1, weights, start_, end_, threes_);
+    // An open three counts for its owner: the player for whom the sign is +1.
+    if (IsOwnedOpenThree(pattern[0])) three_[sign[0] > 0 ? 0 : 1] |= bit;
   }
 
   static int Total(const Position& position, const int cities_held[], int start, int end,
-                   const int threes[], const PatternWeights& weights) {
+                   int threes_first, int threes_second, const PatternWeights& weights) {
     const Player us = position.SideToMove();
+    const int threes[kNumPlayers] = {threes_first, threes_second};
     ForEachGlobalPattern(cities_held, us, threes, [&](int pattern, int sign) {
       start += sign * weights.values[pattern].start;
       end += sign * weights.values[pattern].end;
@@ -277,18 +279,17 @@ class EvalState {
   std::array<std::uint16_t, kNumCityCells> code_{};
   std::array<std::uint8_t, kNumCityCells> state_{};
   // Masks over the city cells: the empty ones, the built ones of each colour, the ones with
-  // no resource of each colour around.
+  // no resource of each colour around, the open threes of each player.
   unsigned empty_ = 0;
   std::array<unsigned, kNumColours> of_colour_{};
   std::array<unsigned, kNumColours> missing_{};
-  // Each city cell's pattern and sign for each side to move (-1: none).
-  std::array<std::array<std::int16_t, kNumPlayers>, kNumCityCells> pattern_{};
-  std::array<std::array<std::int8_t, kNumPlayers>, kNumCityCells> sign_{};
-  // The sums of the cells' values for each side to move, from its view; open threes per
-  // player.
-  int start_[kNumPlayers] = {0, 0};
-  int end_[kNumPlayers] = {0, 0};
-  int threes_[kNumPlayers] = {0, 0};
+  unsigned three_[kNumPlayers] = {0, 0};
+  // Each city cell's value for each side to move, sign included (0: no pattern).
+  std::array<std::array<std::int16_t, kNumPlayers>, kNumCityCells> start_{};
+  std::array<std::array<std::int16_t, kNumPlayers>, kNumCityCells> end_{};
+  // Their sums.
+  int start_sum_[kNumPlayers] = {0, 0};
+  int end_sum_[kNumPlayers] = {0, 0};
 };
 
 }  // namespace divercite
