@@ -10,9 +10,13 @@
 //   slow     answers a legal move after --delay_ms
 //   stall    never answers isready
 //   good     always answers the first legal move
+// --uci_delay_ms delays the answer to `uci` (a slow start); --exact_cp=N makes every move
+// come with "score cp" and "info string exact" claiming the final margin N (centipoints, the
+// first player's view), true or not (for the runner's adjudication).
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,6 +31,9 @@ ABSL_FLAG(std::string, mode, "good",
           "crash, hang, garbage, illegal, malformed, explained, slow, stall, good");
 ABSL_FLAG(int, after, 0, "good moves before misbehaving");
 ABSL_FLAG(int, delay_ms, 0, "delay of each answer in slow mode");
+ABSL_FLAG(int, uci_delay_ms, 0, "delay of the answer to uci");
+ABSL_FLAG(std::optional<int>, exact_cp, std::nullopt,
+          "claim this exact final margin (first player's view) with every move");
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
@@ -38,6 +45,7 @@ int main(int argc, char** argv) {
     const std::vector<std::string> words = absl::StrSplit(line, ' ', absl::SkipEmpty());
     if (words.empty()) continue;
     if (words[0] == "uci") {
+      std::this_thread::sleep_for(std::chrono::milliseconds(absl::GetFlag(FLAGS_uci_delay_ms)));
       std::cout << "id name fake-" << mode << "\nuciok" << std::endl;
     } else if (words[0] == "isready") {
       if (mode == "stall") continue;
@@ -52,8 +60,14 @@ int main(int argc, char** argv) {
     } else if (words[0] == "go") {
       const divercite::MoveList legal = divercite::LegalMoves(position);
       if (good_moves_left-- > 0 || mode == "good" || mode == "stall") {
-        std::cout << "info depth 1 score cp 0\nbestmove " << divercite::MoveToString(legal[0])
-                  << std::endl;
+        if (const std::optional<int> claim = absl::GetFlag(FLAGS_exact_cp)) {
+          const bool first = position.SideToMove() == divercite::Player::kFirst;
+          std::cout << "info depth 1 score cp " << (first ? *claim : -*claim)
+                    << "\ninfo string exact\n";
+        } else {
+          std::cout << "info depth 1 score cp 0\n";
+        }
+        std::cout << "bestmove " << divercite::MoveToString(legal[0]) << std::endl;
         continue;
       }
       if (mode == "crash") std::_Exit(3);

@@ -333,7 +333,7 @@ TEST(MatchCliTest, ErrorTextsAreExact) {
   EXPECT_EQ(with("-openings rand plies=2"), "-openings: expected 'file=PATH' or 'random plies=N'");
   EXPECT_EQ(with("-sprt gamma=1"), "-sprt gamma=1: unknown key (elo0, elo1, alpha, beta)");
   EXPECT_EQ(with("-sprt elo0"), "-sprt elo0: expected KEY=NUMBER");
-  EXPECT_EQ(with("-tournament swiss"), "-tournament swiss: only 'roundrobin' is supported");
+  EXPECT_EQ(with("-tournament swiss"), "-tournament swiss: expected 'roundrobin' or 'gauntlet'");
   EXPECT_EQ(with("--help"), "unknown argument '--help'");
   EXPECT_EQ(error({"-engine", "cmd=e", "=red"}), "-engine '=red': expected KEY=VALUE");
   EXPECT_EQ(error({"-engine", "name=a", "tc=1", "-engine", "cmd=e", "tc=1"}),

@@ -96,18 +96,41 @@ absl::Status ApplySeed(absl::string_view, const std::vector<std::string>& values
   return absl::OkStatus();
 }
 
+// -openings file=PATH | random plies=N, then order=sequential|random and start=N.
 absl::Status ApplyOpenings(absl::string_view, const std::vector<std::string>& values,
                            ParsedArgs& parsed) {
-  if (values.size() == 1 && absl::StartsWith(values[0], "file=")) {
-    parsed.settings.openings_file = values[0].substr(5);
-  } else if (values.size() == 2 && values[0] == "random" && absl::StartsWith(values[1], "plies=")) {
+  MatchSettings& settings = parsed.settings;
+  size_t next = 0;
+  if (!values.empty() && absl::StartsWith(values[0], "file=")) {
+    settings.openings_file = values[0].substr(5);
+    next = 1;
+  } else if (values.size() >= 2 && values[0] == "random" && absl::StartsWith(values[1], "plies=")) {
     int plies = 0;
     if (!absl::SimpleAtoi(values[1].substr(6), &plies) || plies < 0 || plies >= kTotalPlies) {
       return Bad(absl::StrCat("-openings random ", values[1], ": plies must be 0 to 39"));
     }
-    parsed.settings.random_opening_plies = plies;
+    settings.random_opening_plies = plies;
+    next = 2;
   } else {
     return Bad("-openings: expected 'file=PATH' or 'random plies=N'");
+  }
+  for (; next < values.size(); ++next) {
+    const std::string& option = values[next];
+    if (option == "order=sequential" || option == "order=random") {
+      if (settings.openings_file.empty()) {
+        return Bad(absl::StrCat("-openings ", option, ": order= applies to an openings file"));
+      }
+      settings.openings_random_order = option == "order=random";
+    } else if (absl::StartsWith(option, "start=")) {
+      absl::StatusOr<int> start = ParsePositiveInt("-openings start=", option.substr(6));
+      if (!start.ok()) {
+        return Bad(absl::StrCat("-openings ", option, ": expected a positive integer"));
+      }
+      settings.openings_start = *start;
+    } else {
+      return Bad(absl::StrCat("-openings ", option,
+                              ": expected order=sequential, order=random or start=N"));
+    }
   }
   return absl::OkStatus();
 }
@@ -143,10 +166,65 @@ absl::Status ApplySprt(absl::string_view, const std::vector<std::string>& values
 
 absl::Status ApplyTournament(absl::string_view, const std::vector<std::string>& values,
                              ParsedArgs& parsed) {
-  if (values[0] != "roundrobin") {
-    return Bad(absl::StrCat("-tournament ", values[0], ": only 'roundrobin' is supported"));
+  if (values[0] == "roundrobin") {
+    parsed.settings.tournament = Tournament::kRoundRobin;
+  } else if (values[0] == "gauntlet") {
+    parsed.settings.tournament = Tournament::kGauntlet;
+  } else {
+    return Bad(absl::StrCat("-tournament ", values[0], ": expected 'roundrobin' or 'gauntlet'"));
   }
-  parsed.settings.round_robin = true;
+  return absl::OkStatus();
+}
+
+absl::Status ApplyStartupTimeout(absl::string_view flag, const std::vector<std::string>& values,
+                                 ParsedArgs& parsed) {
+  absl::StatusOr<double> seconds = ParseSeconds(flag, values[0]);
+  if (!seconds.ok()) return seconds.status();
+  parsed.settings.startup_timeout = absl::Milliseconds(*seconds * 1000);
+  return absl::OkStatus();
+}
+
+absl::Status ApplyLog(absl::string_view, const std::vector<std::string>& values,
+                      ParsedArgs& parsed) {
+  if (values.size() != 1 || !absl::StartsWith(values[0], "file=") || values[0].size() == 5) {
+    return Bad("-log: expected 'file=PATH'");
+  }
+  parsed.settings.log_path = values[0].substr(5);
+  return absl::OkStatus();
+}
+
+absl::Status ApplyAdjudicate(absl::string_view, const std::vector<std::string>& values,
+                             ParsedArgs& parsed) {
+  int plies = 0;
+  if (values.size() != 2 || values[0] != "exact" || !absl::StartsWith(values[1], "plies=") ||
+      !absl::SimpleAtoi(values[1].substr(6), &plies)) {
+    return Bad("-adjudicate: expected 'exact plies=N'");
+  }
+  if (plies < 2 || plies > kTotalPlies) {
+    return Bad(absl::StrCat("-adjudicate exact ", values[1],
+                            ": plies must be 2 to 40 (both engines must have said it)"));
+  }
+  parsed.settings.adjudicate_plies = plies;
+  return absl::OkStatus();
+}
+
+absl::Status ApplyShard(absl::string_view, const std::vector<std::string>& values,
+                        ParsedArgs& parsed) {
+  const std::vector<std::string> parts = absl::StrSplit(values[0], '/');
+  ShardSpec shard;
+  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &shard.index) ||
+      !absl::SimpleAtoi(parts[1], &shard.count) || shard.count < 1 || shard.index < 1 ||
+      shard.index > shard.count) {
+    return Bad(absl::StrCat("-shard ", values[0], ": expected K/N with 1 <= K <= N"));
+  }
+  parsed.settings.shard = shard;
+  return absl::OkStatus();
+}
+
+absl::Status ApplyMerge(absl::string_view, const std::vector<std::string>& values,
+                        ParsedArgs& parsed) {
+  if (values.empty()) return Bad("-merge: expected one or more records files");
+  for (const std::string& file : values) parsed.settings.merge_files.push_back(file);
   return absl::OkStatus();
 }
 
@@ -167,6 +245,11 @@ const std::vector<Flag>& Flags() {
       {"-openings", Arity::kUntilNextFlag, ApplyOpenings},
       {"-sprt", Arity::kUntilNextFlag, ApplySprt},
       {"-tournament", Arity::kOne, ApplyTournament},
+      {"-startuptimeout", Arity::kOne, ApplyStartupTimeout},
+      {"-log", Arity::kUntilNextFlag, ApplyLog},
+      {"-adjudicate", Arity::kUntilNextFlag, ApplyAdjudicate},
+      {"-shard", Arity::kOne, ApplyShard},
+      {"-merge", Arity::kUntilNextFlag, ApplyMerge},
   };
   return *kFlags;
 }
@@ -185,8 +268,11 @@ absl::Status Complete(ParsedArgs& parsed) {
     ApplyEngineDefaults(defaults, spec);
   }
   if (settings.engines.size() < 2) return Bad("at least two -engine are needed");
-  if (settings.engines.size() > 2 && !settings.round_robin) {
-    return Bad("more than two engines need -tournament roundrobin");
+  if (settings.engines.size() > 2 && settings.tournament == Tournament::kMatch) {
+    return Bad("more than two engines need -tournament roundrobin or -tournament gauntlet");
+  }
+  if (settings.shard && !settings.merge_files.empty()) {
+    return Bad("-shard plays a part of a match, -merge reports on played ones: not both");
   }
   if (settings.sprt && settings.engines.size() != 2) return Bad("-sprt needs exactly two engines");
   for (size_t e = 0; e < settings.engines.size(); ++e) {
@@ -241,16 +327,35 @@ std::string UsageText() {
   divercite-match -engine cmd=PATH name=NAME [arg=A]... [option.NAME=VALUE]... TC
                   -engine ... [-each KEY=VALUE...]
                   [-games N] [-rounds N] [-repeat] [-concurrency N]
-                  [-openings file=PATH | -openings random plies=N] [-seed N]
-                  [-records FILE.jsonl] [-text FILE] [-ratinginterval N]
-                  [-sprt elo0=E0 elo1=E1 alpha=A beta=B] [-tournament roundrobin]
-                  [-stalltimeout SECONDS] [-maxmovetime SECONDS]
+                  [-openings file=PATH [order=sequential|random] [start=N]
+                   | -openings random plies=N [start=N]] [-seed N]
+                  [-records FILE.jsonl] [-text FILE] [-log file=FILE] [-ratinginterval N]
+                  [-sprt elo0=E0 elo1=E1 alpha=A beta=B]
+                  [-tournament roundrobin|gauntlet] [-adjudicate exact plies=N]
+                  [-startuptimeout SECONDS] [-stalltimeout SECONDS] [-maxmovetime SECONDS]
+                  [-shard K/N]
+  divercite-match -merge FILE.jsonl... [-records MERGED.jsonl] [-text FILE] <the same flags>
 
   TC: tc=BASE[+INC] seconds per game (the course: tc=900), st=SECONDS per move,
       depth=N, nodes=N, or tc=inf (the engine's own schedule).
   Games per pair = games x rounds; -repeat plays each opening with both colours.
   -records appends one JSON line per finished game; started again with the same file, the
   match resumes where it stopped.
+  -tournament gauntlet: the first engine against each of the others.
+  -openings order=random shuffles the file's openings (with -seed); start=N begins at the
+  N-th opening.
+  -log file=F: every protocol line sent (>) and received (<), with a timestamp, the game and
+  the engine.
+  -adjudicate exact plies=N: once both engines reported the same exact score for N moves,
+  the runner solves the position itself; if its solve agrees, the game ends with that
+  result ({adjudication}); if not, it is played on. Off by default.
+  -startuptimeout: for an engine's start, uci/uciok and first isready (default: the
+  -stalltimeout); -stalltimeout: for isready before each game (default 10 s);
+  -maxmovetime: for a move without a clock (default 300 s).
+  -shard K/N plays the K-th of N parts of the schedule (colour swaps kept whole, game
+  numbers of the whole match; give each shard its own -records). -merge reads the shards'
+  records (with the same flags, without -shard) and reports as one run of the match; its
+  -records is the merged file. See tools/match/slurm/ for Slurm and GNU parallel.
 )";
 }
 

@@ -3,10 +3,13 @@
 //   divercite-match -engine cmd=PATH name=NAME [arg=A]... [option.NAME=VALUE]... [TC]
 //                   -engine ...  [-each KEY=VALUE...]
 //                   [-games N] [-rounds N] [-repeat] [-concurrency N]
-//                   [-openings file=PATH | -openings random plies=N] [-seed N]
-//                   [-records FILE] [-text FILE] [-ratinginterval N]
-//                   [-sprt elo0=E0 elo1=E1 alpha=A beta=B] [-tournament roundrobin]
-//                   [-stalltimeout SECONDS] [-maxmovetime SECONDS]
+//                   [-openings file=PATH [order=sequential|random] [start=N]
+//                    | -openings random plies=N [start=N]] [-seed N]
+//                   [-records FILE] [-text FILE] [-log file=FILE] [-ratinginterval N]
+//                   [-sprt elo0=E0 elo1=E1 alpha=A beta=B] [-tournament roundrobin|gauntlet]
+//                   [-adjudicate exact plies=N] [-startuptimeout SECONDS]
+//                   [-stalltimeout SECONDS] [-maxmovetime SECONDS] [-shard K/N]
+//   divercite-match -merge FILE... [-records FILE] [-text FILE] <the match's flags>
 //
 // TC is a time control (time_control.h); the engine fields are in engine_spec.h. Each flag
 // is one entry of a table (cli.cc): its name, how many values it takes, and the handler that

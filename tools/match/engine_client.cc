@@ -4,6 +4,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 
 namespace divercite {
@@ -19,7 +20,25 @@ std::string EngineSaid(absl::string_view error) {
 
 absl::Status EngineClient::Fail(EngineFailure failure, absl::Status status) {
   last_failure_ = failure;
+  Note(status.message());
   return status;
+}
+
+absl::Status EngineClient::Send(const std::string& line) {
+  if (log_ != nullptr) log_->Write(log_game_, config_.name, ProtocolLog::Direction::kSent, line);
+  return process_->WriteLine(line);
+}
+
+absl::StatusOr<std::string> EngineClient::Receive(absl::Duration timeout) {
+  absl::StatusOr<std::string> line = process_->ReadLine(timeout);
+  if (log_ != nullptr && line.ok()) {
+    log_->Write(log_game_, config_.name, ProtocolLog::Direction::kReceived, *line);
+  }
+  return line;
+}
+
+void EngineClient::Note(absl::string_view note) {
+  if (log_ != nullptr) log_->Write(log_game_, config_.name, ProtocolLog::Direction::kNote, note);
 }
 
 // Reads lines until one starts with `prefix`. End of output is a crash, no such line in time
@@ -27,7 +46,7 @@ absl::Status EngineClient::Fail(EngineFailure failure, absl::Status status) {
 absl::Status EngineClient::WaitFor(absl::string_view prefix, absl::Duration timeout) {
   const absl::Time deadline = absl::Now() + timeout;
   while (true) {
-    absl::StatusOr<std::string> line = process_->ReadLine(deadline - absl::Now());
+    absl::StatusOr<std::string> line = Receive(deadline - absl::Now());
     if (absl::IsDeadlineExceeded(line.status())) {
       return Fail(EngineFailure::kStall,
                   absl::DeadlineExceededError(absl::StrCat(
@@ -49,13 +68,14 @@ absl::Status EngineClient::EnsureStarted(absl::Duration timeout) {
   absl::StatusOr<std::unique_ptr<ChildProcess>> process = ChildProcess::Start(argv);
   if (!process.ok()) return Fail(EngineFailure::kCrash, process.status());
   process_ = std::move(*process);
-  absl::Status status = process_->WriteLine("uci");
+  Note(absl::StrCat("started ", absl::StrJoin(argv, " ")));
+  absl::Status status = Send("uci");
   if (status.ok()) status = WaitFor("uciok", timeout);
   for (const auto& [name, value] : config_.options) {
     if (!status.ok()) break;
-    status = process_->WriteLine(absl::StrCat("setoption name ", name, " value ", value));
+    status = Send(absl::StrCat("setoption name ", name, " value ", value));
   }
-  if (status.ok()) status = process_->WriteLine("isready");
+  if (status.ok()) status = Send("isready");
   if (status.ok()) status = WaitFor("readyok", timeout);
   if (!status.ok()) {
     if (last_failure_ == EngineFailure::kNone) last_failure_ = EngineFailure::kCrash;
@@ -66,8 +86,8 @@ absl::Status EngineClient::EnsureStarted(absl::Duration timeout) {
 
 absl::Status EngineClient::NewGame(absl::Duration timeout) {
   if (!process_) return Fail(EngineFailure::kCrash, absl::FailedPreconditionError("not started"));
-  absl::Status status = process_->WriteLine("ucinewgame");
-  if (status.ok()) status = process_->WriteLine("isready");
+  absl::Status status = Send("ucinewgame");
+  if (status.ok()) status = Send("isready");
   if (!status.ok()) return Fail(EngineFailure::kCrash, status);
   return WaitFor("readyok", timeout);
 }
@@ -77,17 +97,17 @@ absl::StatusOr<EngineReply> EngineClient::Go(const std::string& position_line,
   last_failure_ = EngineFailure::kNone;
   if (!process_) return Fail(EngineFailure::kCrash, absl::FailedPreconditionError("not started"));
   const absl::Time start = absl::Now();
-  absl::Status status = process_->WriteLine(position_line);
-  if (status.ok()) status = process_->WriteLine(go_line);
+  absl::Status status = Send(position_line);
+  if (status.ok()) status = Send(go_line);
   if (!status.ok()) return Fail(EngineFailure::kCrash, status);
   EngineReply reply;
   while (true) {
-    absl::StatusOr<std::string> line = process_->ReadLine(start + deadline - absl::Now());
+    absl::StatusOr<std::string> line = Receive(start + deadline - absl::Now());
     if (absl::IsDeadlineExceeded(line.status())) {
       // Over its time: ask for the move anyway, so a slow engine is told apart from a dead one
       // in the record, but the game is lost either way.
-      (void)process_->WriteLine("stop");
-      absl::StatusOr<std::string> late = process_->ReadLine(absl::Milliseconds(200));
+      (void)Send("stop");
+      absl::StatusOr<std::string> late = Receive(absl::Milliseconds(200));
       return Fail(EngineFailure::kTime,
                   absl::DeadlineExceededError(absl::StrCat(
                       config_.name, ": no bestmove within ", absl::FormatDuration(deadline),
@@ -127,13 +147,16 @@ absl::StatusOr<EngineReply> EngineClient::Go(const std::string& position_line,
 }
 
 void EngineClient::Kill() {
-  if (process_) process_->Kill();
+  if (process_) {
+    Note("killed");
+    process_->Kill();
+  }
   process_.reset();
 }
 
 void EngineClient::Quit() {
   if (!process_) return;
-  (void)process_->WriteLine("quit");
+  (void)Send("quit");
   process_->CloseInput();
   if (!process_->WaitForExit(absl::Milliseconds(500))) process_->Kill();
   process_.reset();

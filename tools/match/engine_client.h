@@ -16,6 +16,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "tools/common/child_process.h"
+#include "tools/match/protocol_log.h"
 
 namespace divercite {
 
@@ -69,11 +70,24 @@ class EngineClient {
   // How the last failed exchange failed.
   EngineFailure last_failure() const { return last_failure_; }
 
+  // From now on every line sent and received goes to `log` (none: nullptr), as lines of
+  // game `game` (from 1; 0 between games). `log` must outlive the client's use of it.
+  void SetLog(ProtocolLog* log, int game) {
+    log_ = log;
+    log_game_ = game;
+  }
+
  private:
   absl::Status Fail(EngineFailure failure, absl::Status status);
   absl::Status WaitFor(absl::string_view prefix, absl::Duration timeout);
+  // The process's WriteLine and ReadLine, logged.
+  absl::Status Send(const std::string& line);
+  absl::StatusOr<std::string> Receive(absl::Duration timeout);
+  void Note(absl::string_view note);
 
   EngineConfig config_;
+  ProtocolLog* log_ = nullptr;
+  int log_game_ = 0;
   std::unique_ptr<ChildProcess> process_;
   EngineFailure last_failure_ = EngineFailure::kNone;
 };

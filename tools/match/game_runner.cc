@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "engine/move.h"
 #include "engine/position_string.h"
+#include "search/value.h"
 
 namespace divercite {
 namespace {
@@ -65,7 +67,7 @@ GameRecord PlayGame(const GameSetup& setup) {
   };
 
   for (int p = 0; p < 2; ++p) {
-    absl::Status status = engines[p]->EnsureStarted(setup.stall_timeout);
+    absl::Status status = engines[p]->EnsureStarted(setup.startup_timeout);
     if (status.ok()) status = engines[p]->NewGame(setup.stall_timeout);
     if (!status.ok()) {
       return finish(p, TerminationOf(engines[p]->last_failure()), std::string(status.message()));
@@ -75,6 +77,9 @@ GameRecord PlayGame(const GameSetup& setup) {
   std::vector<std::string> moves = setup.opening->moves;
   for (const std::string& move : moves) position.Play(*ParseMove(move));  // checked on load
   GameClock clock(*setup.first_tc, *setup.second_tc, setup.max_move_time);
+  // For -adjudicate: each engine move's exact score, the first player's view.
+  std::vector<std::optional<int>> exact_values;
+  bool adjudicating = setup.adjudicate_plies > 0 && setup.solver != nullptr;
 
   while (!position.IsGameOver()) {
     const int p = Index(position.SideToMove());
@@ -102,6 +107,26 @@ GameRecord PlayGame(const GameSetup& setup) {
     moves.push_back(reply->bestmove);
     const std::int64_t used_ms = absl::ToInt64Milliseconds(reply->elapsed);
     record.moves.push_back({reply->bestmove, used_ms, reply->score_cp, reply->exact});
+    if (!adjudicating || position.IsGameOver()) continue;
+    exact_values.push_back(reply->exact && reply->score_cp
+                               ? std::optional<int>(p == 0 ? *reply->score_cp : -*reply->score_cp)
+                               : std::nullopt);
+    const std::optional<int> agreed = AgreedExactValue(exact_values, setup.adjudicate_plies);
+    if (!agreed) continue;
+    const std::optional<ExactSolution> solution = setup.solver->Solve(position);
+    if (!solution) continue;  // too far from the end, or not solved: after the next move
+    if (solution->value != *agreed) {
+      adjudicating = false;  // the engines were wrong: the board decides
+      continue;
+    }
+    record.termination = Termination::kAdjudication;
+    record.result = solution->result;
+    record.final_scores = solution->final_scores;
+    record.reason = absl::StrFormat(
+        "both engines reported the exact margin %+d for %s for %d moves, and the runner's "
+        "solve confirms it",
+        solution->value / kPoint, record.p1, setup.adjudicate_plies);
+    return record;
   }
   return finish(-1, Termination::kNormal, "");
 }

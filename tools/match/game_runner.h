@@ -6,6 +6,7 @@
 #define DIVERCITE_TOOLS_MATCH_GAME_RUNNER_H_
 
 #include "absl/time/time.h"
+#include "tools/match/adjudication.h"
 #include "tools/match/engine_client.h"
 #include "tools/match/openings.h"
 #include "tools/match/time_control.h"
@@ -21,6 +22,10 @@ struct GameSetup {
   const Opening* opening;
   absl::Duration stall_timeout;
   absl::Duration max_move_time;
+  absl::Duration startup_timeout;  // start, handshake and first `isready` of an engine
+  // -adjudicate exact plies=N: N (0: off), and the solver that confirms.
+  int adjudicate_plies = 0;
+  ExactSolver* solver = nullptr;
 };
 
 // Fills everything of the record but its schedule fields (game, round, pair, engines).

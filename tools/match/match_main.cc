@@ -1,11 +1,12 @@
-// divercite-match: engine-versus-engine matches and round-robin tournaments (see cli.h for
-// the command line).
+// divercite-match: engine-versus-engine matches, round robins and gauntlets, whole or in
+// shards, and the merge of the shards' records (see cli.h for the command line).
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "tools/match/cli.h"
 #include "tools/match/match_runner.h"
+#include "tools/match/merge.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -18,6 +19,14 @@ int main(int argc, char** argv) {
     std::cerr << "divercite-match: " << settings.status().message() << "\n"
               << "Try 'divercite-match --help'.\n";
     return 2;
+  }
+  if (!settings->merge_files.empty()) {
+    if (absl::Status status = divercite::MergeRecords(*settings, std::cout, std::cerr);
+        !status.ok()) {
+      std::cerr << "divercite-match: " << status.message() << "\n";
+      return 1;
+    }
+    return 0;
   }
   divercite::MatchRunner runner(*settings, std::cout);
   if (absl::Status status = runner.Run(); !status.ok()) {

@@ -1,16 +1,35 @@
 #include "tools/match/match_runner.h"
 
 #include <fstream>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "tools/match/protocol_log.h"
 #include "tools/match/worker_pool.h"
 
 namespace divercite {
 
+namespace {
+
+// The number of games a run plays: all of the schedule, or its shard's (which does not
+// depend on the number of openings).
+int PlannedGames(const MatchSettings& settings) {
+  if (!settings.shard) return TotalGames(settings);
+  return static_cast<int>(ShardOf(Schedule(settings, 1), *settings.shard).size());
+}
+
+}  // namespace
+
 MatchRunner::MatchRunner(MatchSettings settings, std::ostream& out)
     : settings_(std::move(settings)),
       total_games_(TotalGames(settings_)),
-      reporter_(settings_, total_games_, out) {}
+      reporter_(settings_, total_games_, out, PlannedGames(settings_)) {}
+
+std::vector<ScheduledGame> MatchRunner::RunSchedule() const {
+  std::vector<ScheduledGame> schedule = Schedule(settings_, static_cast<int>(openings_.size()));
+  if (settings_.shard) schedule = ShardOf(schedule, *settings_.shard);
+  return schedule;
+}
 
 // Reads the games already in the records file. A line cut short by an interrupted run is
 // dropped (the store truncates the file to its last complete line), so appending stays valid.
@@ -29,6 +48,19 @@ absl::Status MatchRunner::LoadRecords() {
 absl::StatusOr<std::vector<ScheduledGame>> MatchRunner::Pending(
     const std::vector<ScheduledGame>& schedule) const {
   std::vector<ScheduledGame> pending;
+  if (settings_.shard) {
+    // A shard's records are its own: another shard's game means another shard's file.
+    std::vector<bool> ours(total_games_, false);
+    for (const ScheduledGame& game : schedule) ours[game.game] = true;
+    for (const auto& [game, record] : finished_) {
+      if (game < 0 || game >= total_games_ || !ours[game]) {
+        return absl::FailedPreconditionError(
+            absl::StrCat(settings_.records_path, " holds game ", game + 1,
+                         ", which is not in shard ", settings_.shard->index, "/",
+                         settings_.shard->count, ": give each shard its own records file"));
+      }
+    }
+  }
   for (const ScheduledGame& game : schedule) {
     const auto done = finished_.find(game.game);
     if (done == finished_.end()) {
@@ -53,21 +85,28 @@ absl::Status MatchRunner::Run() {
   if (!openings.ok()) return openings.status();
   openings_ = *std::move(openings);
   if (absl::Status status = LoadRecords(); !status.ok()) return status;
-  absl::StatusOr<std::vector<ScheduledGame>> pending =
-      Pending(Schedule(settings_, static_cast<int>(openings_.size())));
+  schedule_ = RunSchedule();
+  absl::StatusOr<std::vector<ScheduledGame>> pending = Pending(schedule_);
   if (!pending.ok()) return pending.status();
+  std::unique_ptr<ProtocolLog> log;
+  if (!settings_.log_path.empty()) {
+    absl::StatusOr<std::unique_ptr<ProtocolLog>> opened = ProtocolLog::Open(settings_.log_path);
+    if (!opened.ok()) return opened.status();
+    log = *std::move(opened);
+  }
+  if (settings_.shard) reporter_.Shard();
   if (!finished_.empty()) {
     reporter_.Resuming(static_cast<int>(finished_.size()), settings_.records_path);
   }
   bool go_on = true;
-  if (settings_.sprt && !finished_.empty()) {
+  if (settings_.sprt && !settings_.shard && !finished_.empty()) {
     // The records may already decide.
     std::lock_guard<std::mutex> lock(mutex_);
     reporter_.Statistics(finished_);
     go_on = !SprtDecided();
   }
   if (go_on) {
-    WorkerPool(settings_, openings_).Play(*pending, [this](const GameRecord& record) {
+    WorkerPool(settings_, openings_, log.get()).Play(*pending, [this](const GameRecord& record) {
       return Finish(record);
     });
   }
@@ -85,17 +124,13 @@ bool MatchRunner::Finish(const GameRecord& record) {
   }
   finished_[record.game] = record;
   ++newly_finished_;
-  reporter_.GameFinished(record, finished_);
-  if (settings_.rating_interval > 0 && newly_finished_ % settings_.rating_interval == 0) {
-    reporter_.Statistics(finished_);
-  }
-  if (!settings_.sprt) return true;
-  reporter_.Statistics(finished_);
+  reporter_.AfterGame(record, finished_, newly_finished_);
   return !SprtDecided();
 }
 
 bool MatchRunner::SprtDecided() const {
-  return settings_.sprt &&
+  // A shard's part decides nothing: the merged report does, and the scheduler stops shards.
+  return settings_.sprt && !settings_.shard &&
          MatchSprt(*settings_.sprt, ScoreMatch(finished_, settings_.repeat)).decision !=
              SprtDecision::kContinue;
 }

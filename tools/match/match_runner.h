@@ -1,8 +1,9 @@
-// Runs a match (two engines) or a round-robin tournament by tying its parts together: the
-// openings (openings.h), the schedule (scheduler.h), the records file (each finished game
-// appended at once and flushed; a run started again resumes from it), the worker pool that
-// plays the games (worker_pool.h), and the reporter (reporter.h). Stops early on an SPRT
-// decision.
+// Runs a match (two engines), a round robin or a gauntlet by tying its parts together: the
+// openings (openings.h), the schedule (scheduler.h) or a shard of it (-shard K/N), the
+// records file (each finished game appended at once and flushed; a run started again resumes
+// from it), the worker pool that plays the games (worker_pool.h), the protocol log (-log),
+// and the reporter (reporter.h). Stops early on an SPRT decision, but for a shard, whose
+// part alone decides nothing.
 #ifndef DIVERCITE_TOOLS_MATCH_MATCH_RUNNER_H_
 #define DIVERCITE_TOOLS_MATCH_MATCH_RUNNER_H_
 
@@ -37,11 +38,14 @@ class MatchRunner {
   // match.
   absl::StatusOr<std::vector<ScheduledGame>> Pending(
       const std::vector<ScheduledGame>& schedule) const;
+  // The games this run plays, with the openings loaded.
+  std::vector<ScheduledGame> RunSchedule() const;
   bool Finish(const GameRecord& record);  // whether to go on
   bool SprtDecided() const;
 
   MatchSettings settings_;
   int total_games_;
+  std::vector<ScheduledGame> schedule_;  // what this run plays: all, or its shard
   Reporter reporter_;
   std::vector<Opening> openings_;
   mutable std::mutex mutex_;

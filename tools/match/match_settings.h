@@ -14,6 +14,16 @@
 
 namespace divercite {
 
+// Who plays whom: two engines, every engine against every other (-tournament roundrobin),
+// or the first engine against each of the others (-tournament gauntlet).
+enum class Tournament { kMatch, kRoundRobin, kGauntlet };
+
+// -shard K/N: the K-th (from 1) of N parts of the schedule (scheduler.h).
+struct ShardSpec {
+  int index = 1;
+  int count = 1;
+};
+
 struct MatchSettings {
   std::vector<EngineSpec> engines;
   int games = 1;  // per pair of engines per round
@@ -22,14 +32,28 @@ struct MatchSettings {
   int concurrency = 1;
   std::string openings_file;
   int random_opening_plies = 0;
+  bool openings_random_order = false;  // order=random: the file's openings shuffled (-seed)
+  int openings_start = 1;              // start=N: the first opening used, from 1
   std::uint64_t seed = 1;
   std::string records_path;
   std::string text_path;
+  std::string log_path;     // -log file=F: every protocol line, per engine and game
   int rating_interval = 0;  // print the statistics every N games (0: at the end only)
   std::optional<SprtParameters> sprt;
-  bool round_robin = false;
+  Tournament tournament = Tournament::kMatch;
   absl::Duration stall_timeout = absl::Seconds(10);
+  // Start, `uci` -> `uciok` and the first `isready`; none: the stall timeout.
+  std::optional<absl::Duration> startup_timeout;
   absl::Duration max_move_time = absl::Seconds(300);
+  // -adjudicate exact plies=N: end a game once both engines reported the same exact score
+  // for N consecutive moves and the runner's own solve confirms it (0: off).
+  int adjudicate_plies = 0;
+  std::optional<ShardSpec> shard;
+  std::vector<std::string> merge_files;  // -merge: report on these records, play nothing
+
+  bool round_robin() const { return tournament == Tournament::kRoundRobin; }
+  bool gauntlet() const { return tournament == Tournament::kGauntlet; }
+  absl::Duration StartupTimeout() const { return startup_timeout.value_or(stall_timeout); }
 };
 
 }  // namespace divercite

@@ -1,5 +1,6 @@
 #include "tools/match/openings.h"
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 
@@ -88,8 +89,29 @@ absl::StatusOr<Opening> ParseOpening(absl::string_view line) {
 }
 
 absl::StatusOr<std::vector<Opening>> LoadOpenings(const MatchSettings& settings, int count) {
-  if (!settings.openings_file.empty()) return ReadOpenings(settings.openings_file);
-  return RandomOpenings(count, settings.random_opening_plies, settings.seed);
+  const int skip = settings.openings_start - 1;
+  if (settings.openings_file.empty()) {
+    std::vector<Opening> openings =
+        RandomOpenings(count + skip, settings.random_opening_plies, settings.seed);
+    openings.erase(openings.begin(), openings.begin() + skip);
+    return openings;
+  }
+  absl::StatusOr<std::vector<Opening>> openings = ReadOpenings(settings.openings_file);
+  if (!openings.ok()) return openings.status();
+  if (settings.openings_random_order) {
+    // Fisher-Yates with the seed's own generator, so that every shard and every platform
+    // draws the same order.
+    std::mt19937_64 rng(settings.seed);
+    for (size_t i = openings->size(); i > 1; --i) {
+      std::swap((*openings)[i - 1], (*openings)[rng() % i]);
+    }
+  }
+  if (skip >= static_cast<int>(openings->size())) {
+    return Bad(absl::StrCat("-openings start=", settings.openings_start, ": ",
+                            settings.openings_file, " has ", openings->size(), " openings"));
+  }
+  std::rotate(openings->begin(), openings->begin() + skip, openings->end());
+  return openings;
 }
 
 }  // namespace divercite

@@ -25,8 +25,11 @@ struct Opening {
   std::vector<std::string> moves;  // played from `start` before the engines take over
 };
 
-// The openings: from settings.openings_file, or `count` random ones (uniform legal moves,
-// settings.random_opening_plies of them, from settings.seed).
+// The openings in the order they are used: from settings.openings_file (in file order, or
+// shuffled with settings.seed for order=random), or `count` random ones (uniform legal moves,
+// settings.random_opening_plies of them, from settings.seed). start=N begins at the N-th: a
+// file's openings before it come after its last (they are used in turn), the random ones
+// before it are skipped.
 absl::StatusOr<std::vector<Opening>> LoadOpenings(const MatchSettings& settings, int count);
 
 // Reads one opening line; the error quotes the line.

@@ -9,15 +9,28 @@
 
 namespace divercite {
 
-Reporter::Reporter(const MatchSettings& settings, int total_games, std::ostream& out)
-    : settings_(settings), total_games_(total_games), out_(out) {}
+Reporter::Reporter(const MatchSettings& settings, int total_games, std::ostream& out,
+                   int planned_games)
+    : settings_(settings),
+      total_games_(total_games),
+      planned_games_(planned_games < 0 ? total_games : planned_games),
+      out_(out) {}
+
+void Reporter::Shard() {
+  out_ << absl::StrFormat("Shard %d of %d: %d of the %d games\n", settings_.shard->index,
+                          settings_.shard->count, planned_games_, total_games_);
+  if (settings_.sprt) {
+    out_ << "The SPRT of a shard is its part's alone: the merged report (-merge) decides\n";
+  }
+  out_.flush();
+}
 
 void Reporter::DroppedUnfinishedLine(const std::string& path) {
   out_ << "Dropping an unfinished last line of " << path << "\n";
 }
 
 void Reporter::Resuming(int finished, const std::string& path) {
-  out_ << "Resuming: " << finished << " of " << total_games_ << " games already in " << path
+  out_ << "Resuming: " << finished << " of " << planned_games_ << " games already in " << path
        << "\n";
 }
 
@@ -30,28 +43,53 @@ void Reporter::GameFinished(const GameRecord& record, const FinishedGames& finis
                           total_games_, record.p1, record.p2, GameOutcomeText(record.result),
                           TerminationText(record.termination), record.reason.empty() ? "" : ": ",
                           record.reason);
-  if (settings_.engines.size() == 2) {
-    const Tally tally = ScoreMatch(finished, settings_.repeat).tally;
+  if (settings_.engines.size() == 2 || settings_.gauntlet()) {
+    // In a gauntlet, the first engine against this game's opponent.
+    const int opponent = record.first_engine == 0 ? record.second_engine : record.first_engine;
+    const Tally tally = ScoreMatch(finished, settings_.repeat, opponent).tally;
     out_ << absl::StrFormat("Score of %s vs %s: %d - %d - %d  [%.3f] %d\n",
-                            settings_.engines[0].config.name, settings_.engines[1].config.name,
-                            tally.wins, tally.losses, tally.draws, tally.score(), tally.games());
+                            settings_.engines[0].config.name,
+                            settings_.engines[opponent].config.name, tally.wins, tally.losses,
+                            tally.draws, tally.score(), tally.games());
   }
   out_.flush();
 }
 
 void Reporter::Statistics(const FinishedGames& finished) {
   if (settings_.engines.size() == 2) {
-    MatchStatistics(finished);
+    MatchStatistics(finished, std::nullopt, settings_.engines[1].config.name);
+  } else if (settings_.gauntlet()) {
+    GauntletTables(finished);
   } else {
     TournamentTable(finished);
   }
   out_.flush();
 }
 
-void Reporter::MatchStatistics(const FinishedGames& finished) {
+void Reporter::AfterGame(const GameRecord& record, const FinishedGames& finished,
+                         int newly_finished) {
+  GameFinished(record, finished);
+  if (settings_.rating_interval > 0 && newly_finished % settings_.rating_interval == 0) {
+    Statistics(finished);
+  }
+  if (settings_.sprt) Statistics(finished);
+}
+
+void Reporter::GauntletTables(const FinishedGames& finished) {
+  const std::string& first = settings_.engines[0].config.name;
+  out_ << absl::StrFormat("--- Gauntlet of %s after %d of %d games\n", first, finished.size(),
+                          planned_games_);
+  for (size_t opponent = 1; opponent < settings_.engines.size(); ++opponent) {
+    MatchStatistics(finished, static_cast<int>(opponent), settings_.engines[opponent].config.name);
+  }
+  MatchStatistics(finished, std::nullopt, "all");
+}
+
+void Reporter::MatchStatistics(const FinishedGames& finished, std::optional<int> opponent,
+                               const std::string& against) {
   const std::string& a = settings_.engines[0].config.name;
-  const std::string& b = settings_.engines[1].config.name;
-  const MatchScore score = ScoreMatch(finished, settings_.repeat);
+  const std::string& b = against;
+  const MatchScore score = ScoreMatch(finished, settings_.repeat, opponent);
   const Tally& tally = score.tally;
   const Pentanomial& pairs = score.pairs;
   const EloEstimate elo = score.paired ? Estimate(pairs) : Estimate(tally);
@@ -88,7 +126,7 @@ void Reporter::TournamentTable(const FinishedGames& finished) {
             [&](size_t x, size_t y) { return ratings[x] > ratings[y]; });
   out_ << absl::StrFormat(
       "--- Round robin after %d of %d games (W-D-L of the row against the column)\n",
-      finished.size(), total_games_);
+      finished.size(), planned_games_);
   out_ << absl::StrFormat("%-16s", "");
   for (size_t j : order) out_ << absl::StrFormat(" %12.12s", settings_.engines[j].config.name);
   out_ << absl::StrFormat(" %8s %7s %8s %9s\n", "score", "%", "Elo(BT)", "ms/move");

@@ -1,10 +1,13 @@
 // What divercite-match prints as a run goes, in the manner of cutechess-cli: a line per
-// finished game (and the running score of a match), the statistics (Elo with its interval,
-// LOS, the pentanomial counts, the SPRT) of a match or the cross table of a round robin, and
-// the notes on resuming from a records file. Every report is flushed.
+// finished game (and the running score of a match or of the gauntlet's pairing), the
+// statistics (Elo with its interval, LOS, the pentanomial counts, the SPRT) of a match, the
+// cross table of a round robin, or the first engine's statistics against each opponent and
+// in total in a gauntlet, and the notes on resuming from a records file. Every report is
+// flushed.
 #ifndef DIVERCITE_TOOLS_MATCH_REPORTER_H_
 #define DIVERCITE_TOOLS_MATCH_REPORTER_H_
 
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -16,8 +19,13 @@ namespace divercite {
 
 class Reporter {
  public:
-  // `settings` must outlive the reporter.
-  Reporter(const MatchSettings& settings, int total_games, std::ostream& out);
+  // `settings` must outlive the reporter. `planned_games` is what this run plays of the
+  // `total_games` of the schedule (a shard's part; by default all).
+  Reporter(const MatchSettings& settings, int total_games, std::ostream& out,
+           int planned_games = -1);
+
+  // A shard (-shard K/N) plays `planned_games` of the schedule.
+  void Shard();
 
   // The records file ended in a line cut short, which is dropped.
   void DroppedUnfinishedLine(const std::string& path);
@@ -30,15 +38,24 @@ class Reporter {
   // holds `record`).
   void GameFinished(const GameRecord& record, const FinishedGames& finished);
 
-  // The statistics of a match, or the table of a round robin, over `finished`.
+  // The statistics of a match, the table of a round robin or the tables of a gauntlet, over
+  // `finished`.
   void Statistics(const FinishedGames& finished);
 
+  // All the runner prints for `record`, its `newly_finished`-th game (from 1), just finished:
+  // the game, then the statistics every -ratinginterval games and after each game of an SPRT.
+  void AfterGame(const GameRecord& record, const FinishedGames& finished, int newly_finished);
+
  private:
-  void MatchStatistics(const FinishedGames& finished);
+  // Engine 0 against `opponent` (a gauntlet's), or against all, named `against`.
+  void MatchStatistics(const FinishedGames& finished, std::optional<int> opponent,
+                       const std::string& against);
+  void GauntletTables(const FinishedGames& finished);
   void TournamentTable(const FinishedGames& finished);
 
   const MatchSettings& settings_;
   const int total_games_;
+  const int planned_games_;
   std::ostream& out_;
 };
 

@@ -4,10 +4,13 @@
 
 namespace divercite {
 
-MatchScore ScoreMatch(const FinishedGames& finished, bool repeat) {
+MatchScore ScoreMatch(const FinishedGames& finished, bool repeat, std::optional<int> opponent) {
   MatchScore score;
   std::map<int, std::vector<double>> pair_points;  // engine 0's points per pair
   for (const auto& [game, record] : finished) {
+    if (opponent && record.first_engine != *opponent && record.second_engine != *opponent) {
+      continue;
+    }
     const double points = record.PointsOf(0);
     score.tally.Add(points);
     if (record.pair >= 0) pair_points[record.pair].push_back(points);

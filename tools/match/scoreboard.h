@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "tools/match/match_stats.h"
@@ -16,13 +17,15 @@ namespace divercite {
 // The finished games of a run, by game index (so in schedule order).
 using FinishedGames = std::map<int, GameRecord>;
 
-// A two-engine match from engine 0's view.
+// A two-engine match from engine 0's view; in a gauntlet, engine 0 against `opponent` only,
+// or against all (nullopt).
 struct MatchScore {
   Tally tally;
   Pentanomial pairs{};  // the colour swaps of which both games are finished
   bool paired = false;  // -repeat, with at least one finished pair: the pentanomial view
 };
-MatchScore ScoreMatch(const FinishedGames& finished, bool repeat);
+MatchScore ScoreMatch(const FinishedGames& finished, bool repeat,
+                      std::optional<int> opponent = std::nullopt);
 
 // The SPRT of `parameters` on `score`, on its pairs when paired, else on its games.
 SprtState MatchSprt(const SprtParameters& parameters, const MatchScore& score);

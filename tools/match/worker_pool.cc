@@ -1,15 +1,18 @@
 #include "tools/match/worker_pool.h"
 
 #include <algorithm>
+#include <memory>
 #include <thread>
 
+#include "tools/match/adjudication.h"
 #include "tools/match/engine_client.h"
 #include "tools/match/game_runner.h"
 
 namespace divercite {
 
-WorkerPool::WorkerPool(const MatchSettings& settings, const std::vector<Opening>& openings)
-    : settings_(settings), openings_(openings) {}
+WorkerPool::WorkerPool(const MatchSettings& settings, const std::vector<Opening>& openings,
+                       ProtocolLog* log)
+    : settings_(settings), openings_(openings), log_(log) {}
 
 void WorkerPool::Play(const std::vector<ScheduledGame>& games, const GameFinished& finished) {
   next_ = 0;
@@ -26,15 +29,21 @@ void WorkerPool::Work(const std::vector<ScheduledGame>& games, const GameFinishe
   // Started on their first game, restarted after one they lose by a fault.
   std::vector<EngineClient> clients;
   for (const EngineSpec& spec : settings_.engines) clients.emplace_back(spec.config);
+  std::unique_ptr<ExactSolver> solver;
+  if (settings_.adjudicate_plies > 0) solver = std::make_unique<ExactSolver>();
   for (size_t i = next_++; i < games.size() && !stop_.load(); i = next_++) {
     const ScheduledGame& game = games[i];
+    for (EngineClient& client : clients) client.SetLog(log_, game.game + 1);
     GameSetup setup{&clients[game.first],
                     &clients[game.second],
                     &settings_.engines[game.first].time_control,
                     &settings_.engines[game.second].time_control,
                     &openings_[game.opening],
                     settings_.stall_timeout,
-                    settings_.max_move_time};
+                    settings_.max_move_time,
+                    settings_.StartupTimeout(),
+                    settings_.adjudicate_plies,
+                    solver.get()};
     GameRecord record = PlayGame(setup);
     record.game = game.game;
     record.round = game.round;
@@ -44,7 +53,10 @@ void WorkerPool::Work(const std::vector<ScheduledGame>& games, const GameFinishe
     std::lock_guard<std::mutex> lock(mutex_);
     if (!finished(record)) stop_ = true;
   }
-  for (EngineClient& client : clients) client.Quit();
+  for (EngineClient& client : clients) {
+    client.SetLog(log_, 0);
+    client.Quit();
+  }
 }
 
 }  // namespace divercite

@@ -1,7 +1,8 @@
 // Plays the scheduled games of a run on -concurrency threads. Each thread has its own
 // engine processes (an engine never serves two games at once) and takes the next game in
 // schedule order; every finished game is handed back one at a time, and the pool stops
-// starting games once told to (an SPRT decision).
+// starting games once told to (an SPRT decision). With -adjudicate, each thread also has its
+// own exact solver.
 #ifndef DIVERCITE_TOOLS_MATCH_WORKER_POOL_H_
 #define DIVERCITE_TOOLS_MATCH_WORKER_POOL_H_
 
@@ -13,6 +14,7 @@
 
 #include "tools/match/match_settings.h"
 #include "tools/match/openings.h"
+#include "tools/match/protocol_log.h"
 #include "tools/match/scheduler.h"
 #include "tools/records/game_record.h"
 
@@ -25,8 +27,9 @@ class WorkerPool {
   // way still finish and are handed back.
   using GameFinished = std::function<bool(const GameRecord& record)>;
 
-  // `settings` and `openings` must outlive the pool.
-  WorkerPool(const MatchSettings& settings, const std::vector<Opening>& openings);
+  // `settings`, `openings` and `log` (-log; may be null) must outlive the pool.
+  WorkerPool(const MatchSettings& settings, const std::vector<Opening>& openings,
+             ProtocolLog* log = nullptr);
 
   // Plays `games` and returns once they are all finished, or stopped.
   void Play(const std::vector<ScheduledGame>& games, const GameFinished& finished);
@@ -36,6 +39,7 @@ class WorkerPool {
 
   const MatchSettings& settings_;
   const std::vector<Opening>& openings_;
+  ProtocolLog* const log_;
   std::mutex mutex_;  // serializes `finished`
   std::atomic<size_t> next_{0};
   std::atomic<bool> stop_{false};

@@ -7,7 +7,9 @@
 //
 // p1 moves first. `moves` are the engines' moves after the opening; `score` is the last
 // score the mover reported (centipoints, its own view), absent if none. `termination` is
-// normal, time, illegal, crash or stall; `reason` says more for the abnormal ones.
+// normal, time, illegal, crash, stall or adjudication; `reason` says more for the others than
+// normal. An adjudicated game (-adjudicate) ends before the board is full: `final` is then
+// the scores at the end of the runner's solved best line.
 //
 // Reading: "game", "result", "p1" and "p2" are required; every other member may be absent
 // (its default below) but, when present, must have its type. A result or termination text
@@ -33,8 +35,10 @@ absl::string_view GameOutcomeText(GameOutcome outcome);
 absl::StatusOr<GameOutcome> ParseGameOutcome(absl::string_view text);
 
 // Why a game ended: on the board, or lost by an engine on time, by an illegal or garbled
-// move, by a crash, or by not answering. Text: "normal", "time", "illegal", "crash", "stall".
-enum class Termination { kNormal, kTime, kIllegal, kCrash, kStall };
+// move, by a crash, or by not answering, or decided by the runner's exact solve once both
+// engines agreed on the exact result (-adjudicate). Text: "normal", "time", "illegal",
+// "crash", "stall", "adjudication".
+enum class Termination { kNormal, kTime, kIllegal, kCrash, kStall, kAdjudication };
 absl::string_view TerminationText(Termination termination);
 absl::StatusOr<Termination> ParseTermination(absl::string_view text);
 
