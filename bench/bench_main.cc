@@ -59,7 +59,6 @@ void BM_Holdings(benchmark::State& state) {
 }
 BENCHMARK(BM_Holdings);
 
-
 void BM_EvaluatePatterns(benchmark::State& state) {
   const std::vector<Position>& positions = SamplePositions();
   const PatternWeights& weights = DefaultPatternWeights();

@@ -1,6 +1,14 @@
 #!/usr/bin/env bash
-# Builds everything and runs every test with ctest.
+# Everything CI checks, in order: the sources' format, the Release build and every test, then
+# a Debug build (assertions on) over the C++ tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
+scripts/check-format.sh
 ctest --test-dir build --output-on-failure -j "$(nproc)"
+
+echo "== Debug build with assertions (build-debug/), C++ tests"
+cmake -S . -B build-debug -G Ninja -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build build-debug
+# The course bridge's Python tests time real games: the Release tree covers them.
+ctest --test-dir build-debug --output-on-failure -j "$(nproc)" -E '^seahorse_'

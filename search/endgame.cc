@@ -5,9 +5,9 @@
 
 #include "engine/movegen.h"
 #include "engine/zobrist.h"
-#include "search/search_params.h"
 #include "search/evaluate.h"
 #include "search/move_order.h"
+#include "search/search_params.h"
 
 namespace divercite {
 namespace {
@@ -98,8 +98,7 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
   if (use_table) {
     TTEntry entry;
     if (tt_.Probe(key, entry) && entry.depth >= plies_left) {
-      if (entry.bound == Bound::kExact || entry.ProvesAtLeast(beta) ||
-          entry.ProvesAtMost(alpha)) {
+      if (entry.bound == Bound::kExact || entry.ProvesAtLeast(beta) || entry.ProvesAtMost(alpha)) {
         return entry.value;
       }
       if (position.IsLegal(entry.move)) table_move = entry.move;

@@ -37,8 +37,7 @@ class EndgameSolver {
   // within (alpha, beta): a value <= alpha is an upper bound, >= beta a lower bound.
   // `should_stop` is asked every 1024 nodes; once it says true, the solver returns a
   // meaningless value at once.
-  int Solve(const Position& position, int alpha, int beta,
-            absl::FunctionRef<bool()> should_stop);
+  int Solve(const Position& position, int alpha, int beta, absl::FunctionRef<bool()> should_stop);
 
   // Whether the last Solve() was cut short by the poll.
   bool stopped() const { return stopped_; }

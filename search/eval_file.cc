@@ -49,7 +49,8 @@ std::string FormatEvalFile(const PatternWeights& weights) {
   absl::StrAppend(&text, "data ", OneLine(weights.data), "\n");
   absl::StrAppend(&text, "fit ", OneLine(weights.fit), "\n");
   int count = 0;
-  for (const PatternWeights::Value& value : weights.values) count += value != PatternWeights::Value{};
+  for (const PatternWeights::Value& value : weights.values)
+    count += value != PatternWeights::Value{};
   absl::StrAppend(&text, "values ", count, "\n");
   for (int k = 0; k < patterns::kNumPatterns; ++k) {
     const PatternWeights::Value value = weights.values[k];
@@ -130,10 +131,11 @@ absl::StatusOr<PatternWeights> ParseEvalFile(absl::string_view text, absl::strin
         expect = Expect::kValues;
         break;
       case Expect::kValues:
-        if (words.size() != 2 || words[0] != "values" || !absl::SimpleAtoi(words[1], &values_left) ||
-            values_left < 0 || values_left > patterns::kNumPatterns) {
-          return error(absl::StrCat("expected 'values <count>' (0 to ", patterns::kNumPatterns,
-                                    ")"));
+        if (words.size() != 2 || words[0] != "values" ||
+            !absl::SimpleAtoi(words[1], &values_left) || values_left < 0 ||
+            values_left > patterns::kNumPatterns) {
+          return error(
+              absl::StrCat("expected 'values <count>' (0 to ", patterns::kNumPatterns, ")"));
         }
         expect = Expect::kValueLines;
         break;
@@ -145,8 +147,8 @@ absl::StatusOr<PatternWeights> ParseEvalFile(absl::string_view text, absl::strin
           return error("expected '<pattern> <start> <end>'");
         }
         if (pattern < 0 || pattern >= patterns::kNumPatterns) {
-          return error(absl::StrCat("pattern ", pattern, " is not in 0..",
-                                    patterns::kNumPatterns - 1));
+          return error(
+              absl::StrCat("pattern ", pattern, " is not in 0..", patterns::kNumPatterns - 1));
         }
         if (seen[pattern]) return error(absl::StrCat("pattern ", pattern, " given twice"));
         if (std::abs(start) > kMaxValue || std::abs(end) > kMaxValue) {
@@ -171,9 +173,10 @@ absl::StatusOr<PatternWeights> ParseEvalFile(absl::string_view text, absl::strin
     return error("expected 'checksum <16 hex digits>' as the last line");
   }
   if (checksum != Fnv1a(covered)) {
-    return error(absl::StrFormat("checksum %016x does not match the contents (%016x): the file "
-                                 "is damaged or was edited",
-                                 checksum, Fnv1a(covered)));
+    return error(
+        absl::StrFormat("checksum %016x does not match the contents (%016x): the file "
+                        "is damaged or was edited",
+                        checksum, Fnv1a(covered)));
   }
   return weights;
 }

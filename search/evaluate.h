@@ -39,14 +39,14 @@ struct EvalTerms {
 // evaluation is linear in these counts, so its weights can be fitted to game results by
 // least squares (divercite-tune, tools/eval_fit.h).
 struct EvalFeatures {
-  int score_difference = 0;  // points
-  int own_three_gain = 0;    // points our open threes would gain (we move: we complete one)
-  int their_three_gain = 0;  // minus the points the opponent's open threes would gain
-  int extra_threats = 0;     // (threes - 1) x best gain, ours minus theirs
-  int open_twos = 0;         // cities with two colours and two holes, ours minus theirs
-  int open_ones = 0;         // cities with one or no neighbour, ours minus theirs
-  int own_colour_slots = 0;  // empty neighbours of cities past a divercité, ours minus theirs
-  int cities_held = 0;       // cities in hand, ours minus theirs
+  int score_difference = 0;       // points
+  int own_three_gain = 0;         // points our open threes would gain (we move: we complete one)
+  int their_three_gain = 0;       // minus the points the opponent's open threes would gain
+  int extra_threats = 0;          // (threes - 1) x best gain, ours minus theirs
+  int open_twos = 0;              // cities with two colours and two holes, ours minus theirs
+  int open_ones = 0;              // cities with one or no neighbour, ours minus theirs
+  int own_colour_slots = 0;       // empty neighbours of cities past a divercité, ours minus theirs
+  int cities_held = 0;            // cities in hand, ours minus theirs
   int first_player_to_move = 0;   // 1 or 0
   int second_player_to_move = 0;  // 1 or 0
 };
@@ -55,10 +55,14 @@ EvalFeatures ComputeEvalFeatures(const Position& position);
 // The weight each feature is multiplied by, in kEvalWeightOptions' order (the score
 // difference is weighted by a point, always).
 inline constexpr int EvalFeatures::*kFeatureOfWeightOption[] = {
-    &EvalFeatures::own_three_gain, &EvalFeatures::their_three_gain,
-    &EvalFeatures::extra_threats,  &EvalFeatures::open_twos,
-    &EvalFeatures::open_ones,      &EvalFeatures::own_colour_slots,
-    &EvalFeatures::cities_held,    &EvalFeatures::first_player_to_move,
+    &EvalFeatures::own_three_gain,
+    &EvalFeatures::their_three_gain,
+    &EvalFeatures::extra_threats,
+    &EvalFeatures::open_twos,
+    &EvalFeatures::open_ones,
+    &EvalFeatures::own_colour_slots,
+    &EvalFeatures::cities_held,
+    &EvalFeatures::first_player_to_move,
     &EvalFeatures::second_player_to_move,
 };
 static_assert(std::size(kFeatureOfWeightOption) == std::size(kEvalWeightOptions));
@@ -87,7 +91,6 @@ struct MarginBounds {
   int upper;
 };
 MarginBounds FinalMarginBounds(const Position& position);
-
 
 }  // namespace divercite
 

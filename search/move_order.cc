@@ -100,7 +100,8 @@ void MoveOrderer::PreferEvaluation(const Position& position, const EvalState& ev
     if (scores_[i] == kTTMoveScore) continue;
     Position child = position;
     child.Play(moves_[i]);
-    scores_[i] = -(child.IsGameOver() ? FinalValue(child) : eval.EvaluateAfter(child, moves_[i], weights));
+    scores_[i] =
+        -(child.IsGameOver() ? FinalValue(child) : eval.EvaluateAfter(child, moves_[i], weights));
   }
 }
 

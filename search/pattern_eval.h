@@ -50,7 +50,7 @@ struct PatternContribution {
   int value;
 };
 inline std::vector<PatternContribution> PatternContributions(const Position& position,
-                                                            const PatternWeights& weights) {
+                                                             const PatternWeights& weights) {
   std::vector<PatternContribution> list;
   const int ply = position.Ply();
   std::size_t next_cell = 0;
@@ -61,8 +61,8 @@ inline std::vector<PatternContribution> PatternContributions(const Position& pos
       while (next_cell < patterns::kCityCellList.size()) {
         const int candidate = patterns::kCityCellList[next_cell++];
         const Bitboard around = Neighbours(candidate);
-        const bool settled = (position.Occupied() & Bit(candidate)) &&
-                             (position.Occupied() & around) == around;
+        const bool settled =
+            (position.Occupied() & Bit(candidate)) && (position.Occupied() & around) == around;
         if (!settled) {
           cell = candidate;
           break;
@@ -115,7 +115,8 @@ class EvalState {
   EvalState After(const Position& child, Move move, const PatternWeights& weights) const {
     EvalState next = *this;
     const unsigned redo = next.Play(move, Opponent(child.SideToMove()));
-    for (unsigned cells = redo; cells; cells &= cells - 1) next.SetCell(std::countr_zero(cells), weights);
+    for (unsigned cells = redo; cells; cells &= cells - 1)
+      next.SetCell(std::countr_zero(cells), weights);
     return next;
   }
 
@@ -135,15 +136,15 @@ class EvalState {
     const int p = Index(mover);
     const int colour = Index(move.colour());
     const bool resource = move.kind() == Kind::kResource;
-    const int left = resource ? holdings_.resource_count[p][colour]
-                              : holdings_.city_count[p][colour];
+    const int left =
+        resource ? holdings_.resource_count[p][colour] : holdings_.city_count[p][colour];
     if (left > 1) {
       // The same colours are held after the move: the patterns read nothing else of the
       // pieces in hand, so this position's holdings serve, with one city fewer in hand.
       int cities_held[kNumPlayers] = {holdings_.cities_held[0], holdings_.cities_held[1]};
       cities_held[p] -= !resource;
-      return SumAfter(child, move, patterns::kCityCellsTouched[move.cell()], holdings_,
-                      cities_held, weights);
+      return SumAfter(child, move, patterns::kCityCellsTouched[move.cell()], holdings_, cities_held,
+                      weights);
     }
     Holdings holdings = holdings_;
     const unsigned redo = Redo(move, mover, holdings);

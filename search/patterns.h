@@ -76,10 +76,9 @@ std::string LayoutText();
 // 12 partitions of 0 to 4 pieces. kShapeOfCounts is indexed by the counts in base 5.
 constexpr int ShapeOfSortedCounts(int a, int b, int c, int d) {
   // Partitions of n = 0..4 into at most 4 parts, in order of n.
-  constexpr int kShapes[kNumShapes][4] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0},
-                                          {1, 1, 0, 0}, {3, 0, 0, 0}, {2, 1, 0, 0},
-                                          {1, 1, 1, 0}, {4, 0, 0, 0}, {3, 1, 0, 0},
-                                          {2, 2, 0, 0}, {2, 1, 1, 0}, {1, 1, 1, 1}};
+  constexpr int kShapes[kNumShapes][4] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, {1, 1, 0, 0},
+                                          {3, 0, 0, 0}, {2, 1, 0, 0}, {1, 1, 1, 0}, {4, 0, 0, 0},
+                                          {3, 1, 0, 0}, {2, 2, 0, 0}, {2, 1, 1, 0}, {1, 1, 1, 1}};
   for (int s = 0; s < kNumShapes; ++s) {
     if (kShapes[s][0] == a && kShapes[s][1] == b && kShapes[s][2] == c && kShapes[s][3] == d) {
       return s;
@@ -101,8 +100,8 @@ constexpr std::array<std::int8_t, 625> MakeShapeOfCounts() {
         }
       }
     }
-    table[code] = static_cast<std::int8_t>(
-        ShapeOfSortedCounts(counts[0], counts[1], counts[2], counts[3]));
+    table[code] =
+        static_cast<std::int8_t>(ShapeOfSortedCounts(counts[0], counts[1], counts[2], counts[3]));
   }
   return table;
 }
@@ -288,13 +287,15 @@ inline bool CityCellPatterns(int code, int state, const Holdings& holdings,
   if (live) {
     base = kLiveOffset +
            ((empty_less_one * 2 + static_cast<int>((n.present >> colour) & 1)) * 5 +
-            std::popcount(missing & owner_holds)) * 5 +
+            std::popcount(missing & owner_holds)) *
+               5 +
            std::popcount(missing & other_holds);
     stride = kLiveToMoveStride;
   } else {
     base = kDeadOffset +
            ((empty_less_one * 4 + ((n.counts >> (4 * colour)) & 15)) * 2 +
-            static_cast<int>((owner_holds >> colour) & 1)) * 2 +
+            static_cast<int>((owner_holds >> colour) & 1)) *
+               2 +
            static_cast<int>((other_holds >> colour) & 1);
     stride = kDeadToMoveStride;
   }
@@ -307,8 +308,8 @@ inline bool CityCellPatterns(int code, int state, const Holdings& holdings,
 
 // The same from the board, with `us` to move: the pattern, or -1 when the cell has none;
 // `sign` +1 when it counts for us, -1 against.
-inline int CityCellPattern(const Position& position, const Holdings& holdings, int cell,
-                           Player us, int& sign) {
+inline int CityCellPattern(const Position& position, const Holdings& holdings, int cell, Player us,
+                           int& sign) {
   int code, state, pattern[kNumPlayers], signs[kNumPlayers];
   CityCellCode(position, cell, code, state);
   if (!CityCellPatterns(code, state, holdings, pattern, signs)) return -1;

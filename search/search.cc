@@ -11,9 +11,9 @@
 #include "engine/movegen.h"
 #include "engine/symmetry.h"
 #include "search/endgame.h"
-#include "search/search_params.h"
 #include "search/evaluate.h"
 #include "search/move_order.h"
+#include "search/search_params.h"
 
 namespace divercite {
 
@@ -27,8 +27,7 @@ const auto& ReductionTable() {
     std::array<std::array<std::uint8_t, kMaxMoves + 1>, kMaxPly + 1> r{};
     for (int d = 1; d <= kMaxPly; ++d) {
       for (int m = 1; m <= kMaxMoves; ++m) {
-        r[d][m] = static_cast<std::uint8_t>(std::log(d) * std::log(m) * 100 /
-                                            params::kLmrDivisor);
+        r[d][m] = static_cast<std::uint8_t>(std::log(d) * std::log(m) * 100 / params::kLmrDivisor);
       }
     }
     return r;
@@ -81,8 +80,8 @@ class Worker {
   // v <= alpha: an upper bound on the true value; v >= beta: a lower bound; otherwise exact
   // (for the given depth). When the remaining depth reaches the end of the game the value is
   // the exact final margin (no reductions below such a node). Returns 0 once stopped.
-  int Search(const Position& position, const SymmetricKeys& keys, const EvalLink& link,
-             int alpha, int beta, int depth, int ply, bool pv_node);
+  int Search(const Position& position, const SymmetricKeys& keys, const EvalLink& link, int alpha,
+             int beta, int depth, int ply, bool pv_node);
   EvalState StateOf(const Position& position, const EvalLink& link) const {
     const PatternWeights& weights = *shared_.eval_weights;
     return link.parent ? link.parent->After(position, link.move, weights)
@@ -257,15 +256,16 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
       value = -Search(child, child_keys, child_link, -beta, -alpha, depth - 1, ply + 1, pv_node);
     } else {
       int reduction = 0;
-      if (!solving && depth >= params::kLmrMinDepth &&
-          searched >= params::kLmrFirstReducedMove && orderer.LastWasQuiet()) {
+      if (!solving && depth >= params::kLmrMinDepth && searched >= params::kLmrFirstReducedMove &&
+          orderer.LastWasQuiet()) {
         reduction = ReductionTable()[depth][std::min(searched, kMaxMoves)] - (pv_node ? 1 : 0);
         reduction = std::clamp(reduction, 0, depth - 2);
       }
       value = -Search(child, child_keys, child_link, -alpha - 1, -alpha, depth - 1 - reduction,
                       ply + 1, false);
       if (value > alpha && reduction > 0) {
-        value = -Search(child, child_keys, child_link, -alpha - 1, -alpha, depth - 1, ply + 1, false);
+        value =
+            -Search(child, child_keys, child_link, -alpha - 1, -alpha, depth - 1, ply + 1, false);
       }
       if (value > alpha && value < beta && pv_node) {
         value = -Search(child, child_keys, child_link, -beta, -alpha, depth - 1, ply + 1, true);
@@ -293,8 +293,8 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   }
 
   // Step 8. Store the result in the canonical frame.
-  shared_.tt.Store(canonical.key, TransformMove(best_move, canonical.symmetry), depth,
-                   best_value, BoundOfResult(best_value, original_alpha, beta));
+  shared_.tt.Store(canonical.key, TransformMove(best_move, canonical.symmetry), depth, best_value,
+                   BoundOfResult(best_value, original_alpha, beta));
   return best_value;
 }
 
@@ -484,9 +484,9 @@ SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
   SearchResult result;
   if (root.IsGameOver()) return result;
 
-  SharedSearch shared{root,         DistinctMoves(root),           limits,
-                      {},           Clock::now(),                  tt_,
-                      stop_,        options_.eval_weights,         options_.endgame_solver_plies};
+  SharedSearch shared{root,  DistinctMoves(root),   limits,
+                      {},    Clock::now(),          tt_,
+                      stop_, options_.eval_weights, options_.endgame_solver_plies};
   shared.budget = PlanTime(limits, root.SideToMove(), root.Ply(), options_.move_overhead_ms);
   tt_.NewSearch();
 

@@ -1,7 +1,5 @@
 #include "tools/tune/eval_fit.h"
 
-#include "tools/tune/pattern_fit.h"
-
 #include <random>
 #include <vector>
 
@@ -9,6 +7,7 @@
 #include "engine/move.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
+#include "tools/tune/pattern_fit.h"
 
 namespace divercite {
 namespace {

@@ -144,15 +144,13 @@ PatternFit FitPatterns(const PatternSamples& samples, const std::vector<bool>& u
     }
   }
   normal.diagonal().array() += lambda;
-  const Eigen::VectorXd solution =
-      normal.selfadjointView<Eigen::Upper>().ldlt().solve(right);
+  const Eigen::VectorXd solution = normal.selfadjointView<Eigen::Upper>().ldlt().solve(right);
   for (int i = 0; i < m; ++i) fit.values[column_of[i]] = solution(i);
   for (int k = 0; k < patterns::kNumPatterns; ++k) {
     auto round = [](double points) {
       return static_cast<std::int16_t>(std::clamp(std::lround(points * kPoint), -30000L, 30000L));
     };
-    fit.weights.values[k] = {round(fit.values[k]),
-                             round(fit.values[patterns::kNumPatterns + k])};
+    fit.weights.values[k] = {round(fit.values[k]), round(fit.values[patterns::kNumPatterns + k])};
   }
   return fit;
 }
@@ -163,8 +161,8 @@ double PredictPoints(const PatternSamples& samples, const PatternSamples::Sample
   double sum = sample.score_difference;
   for (std::uint32_t i = 0; i < sample.num_terms; ++i) {
     const PatternTerm term = samples.terms[sample.first_term + i];
-    sum += term.sign * ((1 - t) * values[term.pattern] +
-                        t * values[patterns::kNumPatterns + term.pattern]);
+    sum += term.sign *
+           ((1 - t) * values[term.pattern] + t * values[patterns::kNumPatterns + term.pattern]);
   }
   return sum;
 }

@@ -41,8 +41,8 @@ struct PatternSamples {
     bool has_search = false;
     int game = 0;
     int pair = 0;
-    float later = 0;     // points, side to move's view
-    float search = 0;    // points, side to move's view (when has_search)
+    float later = 0;   // points, side to move's view
+    float search = 0;  // points, side to move's view (when has_search)
     float score_difference = 0;
     float old_eval = 0;  // the linear evaluation of search/evaluate.h, points
     std::uint32_t first_term = 0, num_terms = 0;
@@ -64,9 +64,9 @@ enum class Label { kLater, kSearch, kBlend };
 double LabelOf(const PatternSamples::Sample& sample, Label label);
 
 struct PatternFit {
-  PatternWeights weights;          // rounded to centipoints
-  std::vector<double> values;      // in points: E[0..n), then L[0..n)
-  int columns_used = 0;            // patterns seen in the samples (both values counted)
+  PatternWeights weights;      // rounded to centipoints
+  std::vector<double> values;  // in points: E[0..n), then L[0..n)
+  int columns_used = 0;        // patterns seen in the samples (both values counted)
 };
 
 // Fits the tables to `samples` (those for which `use` is true), labels `label`, penalty

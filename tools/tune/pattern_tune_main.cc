@@ -72,8 +72,8 @@ struct StageErrors {
   std::string Line() const {
     std::string line;
     for (int k = 0; k < kStages; ++k) {
-      absl::StrAppend(&line, count[k] ? absl::StrFormat(" %6.2f", sum[k] / count[k])
-                                       : std::string("      -"));
+      absl::StrAppend(
+          &line, count[k] ? absl::StrFormat(" %6.2f", sum[k] / count[k]) : std::string("      -"));
     }
     return absl::StrCat(line, absl::StrFormat("  | all %6.3f", Total()));
   }
@@ -115,8 +115,8 @@ int main(int argc, char** argv) {
   if (!fit_label) return Fail(absl::StrCat("--label: unknown label '", label_name, "'"));
   const std::optional<Label> score_label = parse_label(absl::GetFlag(FLAGS_score_label));
   if (!score_label) {
-    return Fail(absl::StrCat("--score_label: unknown label '", absl::GetFlag(FLAGS_score_label),
-                             "'"));
+    return Fail(
+        absl::StrCat("--score_label: unknown label '", absl::GetFlag(FLAGS_score_label), "'"));
   }
   const Label label = *score_label;
   std::vector<double> lambdas;

@@ -81,8 +81,8 @@ absl::Status EngineSession::SetSearchOption(const std::function<void(SearchOptio
 void EngineSession::RegisterOptions() {
   options_.AddSpin("Hash", kDefaultHashMegabytes, 1, 65536, [this](std::int64_t megabytes) {
     if (!searcher_.SetHashMegabytes(static_cast<std::size_t>(megabytes))) {
-      return absl::ResourceExhaustedError(absl::StrCat("cannot allocate ", megabytes,
-                                                       " MiB; Hash stays ", hash_megabytes_));
+      return absl::ResourceExhaustedError(
+          absl::StrCat("cannot allocate ", megabytes, " MiB; Hash stays ", hash_megabytes_));
     }
     hash_megabytes_ = static_cast<int>(megabytes);
     return absl::OkStatus();

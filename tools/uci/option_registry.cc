@@ -59,15 +59,14 @@ absl::Status OptionRegistry::Set(absl::string_view name, absl::string_view value
     std::int64_t number = 0;
     if (!absl::SimpleAtoi(value, &number) || number < option->min || number > option->max) {
       return absl::InvalidArgumentError(
-          absl::StrFormat("setoption: %s must be an integer from %d to %d, not '%s'",
-                          option->name, option->min, option->max, value));
+          absl::StrFormat("setoption: %s must be an integer from %d to %d, not '%s'", option->name,
+                          option->min, option->max, value));
     }
     status = option->set_spin(number);
   } else if (option->type == EngineOption::Type::kString) {
     status = option->set_string(std::string(value));
   } else {
-    if (std::find(option->choices.begin(), option->choices.end(), value) ==
-        option->choices.end()) {
+    if (std::find(option->choices.begin(), option->choices.end(), value) == option->choices.end()) {
       return absl::InvalidArgumentError(absl::StrCat("setoption: no ", option->noun, " named '",
                                                      value, "' (",
                                                      absl::StrJoin(option->choices, ", "), ")"));

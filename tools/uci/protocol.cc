@@ -23,28 +23,35 @@ constexpr absl::string_view kEngineAuthor = "the Divercite engine developers";
 
 absl::string_view ResultText(GameResult result) {
   switch (result) {
-    case GameResult::kFirstWins: return "1-0";
-    case GameResult::kSecondWins: return "0-1";
-    case GameResult::kDraw: return "1/2-1/2";
-    case GameResult::kOngoing: break;
+    case GameResult::kFirstWins:
+      return "1-0";
+    case GameResult::kSecondWins:
+      return "0-1";
+    case GameResult::kDraw:
+      return "1/2-1/2";
+    case GameResult::kOngoing:
+      break;
   }
   return "*";
 }
 
 absl::string_view UgiResultText(GameResult result) {
   switch (result) {
-    case GameResult::kFirstWins: return "p1win";
-    case GameResult::kSecondWins: return "p2win";
-    case GameResult::kDraw: return "draw";
-    case GameResult::kOngoing: break;
+    case GameResult::kFirstWins:
+      return "p1win";
+    case GameResult::kSecondWins:
+      return "p2win";
+    case GameResult::kDraw:
+      return "draw";
+    case GameResult::kOngoing:
+      break;
   }
   return "none";
 }
 
 std::string PvText(const std::vector<Move>& pv) {
-  return absl::StrJoin(pv, " ", [](std::string* out, Move m) {
-    absl::StrAppend(out, MoveToString(m));
-  });
+  return absl::StrJoin(pv, " ",
+                       [](std::string* out, Move m) { absl::StrAppend(out, MoveToString(m)); });
 }
 
 }  // namespace
@@ -126,8 +133,8 @@ void Protocol::Identify(absl::string_view dialect) {
       Send(absl::StrCat("option name ", option.name, " type string default ",
                         option.default_choice));
     } else {
-      Send(absl::StrCat("option name ", option.name, " type combo default ",
-                        option.default_choice, " var ", absl::StrJoin(option.choices, " var ")));
+      Send(absl::StrCat("option name ", option.name, " type combo default ", option.default_choice,
+                        " var ", absl::StrJoin(option.choices, " var ")));
     }
   }
   Send(absl::StrCat(dialect, "ok"));
@@ -164,8 +171,8 @@ void Protocol::SetPosition(const Arguments& args) {
     position = ParsePositionString(absl::StrCat(args[1], " ", args[2]));
     next = 3;
   } else {
-    return SendError(absl::StrCat("position: unknown kind '", args[0],
-                                  "', expected 'startpos' or 'fen'"));
+    return SendError(
+        absl::StrCat("position: unknown kind '", args[0], "', expected 'startpos' or 'fen'"));
   }
   if (!position.ok()) return SendError(position.status().message());
   if (next < args.size()) {
@@ -212,8 +219,7 @@ void Protocol::Go(const Arguments& args) {
     } else if (key == "nodes" && value > 0) {
       limits.nodes = static_cast<std::uint64_t>(value);
     } else {
-      return SendError(absl::StrCat("go: unknown or out-of-range limit '", key, " ",
-                                    args[i], "'"));
+      return SendError(absl::StrCat("go: unknown or out-of-range limit '", key, " ", args[i], "'"));
     }
   }
   if (session_.position().IsGameOver()) {
@@ -227,8 +233,8 @@ void Protocol::Go(const Arguments& args) {
 // The final report of a move choice: our search's last iteration, or what the agent did.
 void Protocol::SendChoice(const MoveChoice& choice) {
   if (!choice.search) {
-    Send(absl::StrFormat("info string agent %s nodes %d time %d", choice.agent,
-                         choice.agent_nodes, choice.agent_ms));
+    Send(absl::StrFormat("info string agent %s nodes %d time %d", choice.agent, choice.agent_nodes,
+                         choice.agent_ms));
     return;
   }
   const SearchResult& result = *choice.search;
@@ -250,18 +256,18 @@ void Protocol::SendInfo(const IterationInfo& info) {
   absl::string_view bound = info.bound == Bound::kLower   ? " lowerbound"
                             : info.bound == Bound::kUpper ? " upperbound"
                                                           : "";
-  Send(absl::StrFormat("info depth %d seldepth %d score cp %d%s nodes %d nps %d hashfull %d "
-                       "time %d pv %s",
-                       info.depth, info.seldepth, info.score, bound, info.nodes, nps,
-                       info.hashfull, info.time_ms, PvText(info.pv)));
+  Send(
+      absl::StrFormat("info depth %d seldepth %d score cp %d%s nodes %d nps %d hashfull %d "
+                      "time %d pv %s",
+                      info.depth, info.seldepth, info.score, bound, info.nodes, nps, info.hashfull,
+                      info.time_ms, PvText(info.pv)));
   if (info.exact) Send("info string exact");
 }
 
 // Stockfish's shape: "<move>: <count>" per legal move, a blank line, "Nodes searched: N".
 void Protocol::GoPerft(const Arguments& args) {
   int depth = 0;
-  if (args.size() != 2 || !absl::SimpleAtoi(args[1], &depth) || depth < 1 ||
-      depth > kTotalPlies) {
+  if (args.size() != 2 || !absl::SimpleAtoi(args[1], &depth) || depth < 1 || depth > kTotalPlies) {
     return SendError(absl::StrCat("go perft: expected a depth from 1 to 40, got '",
                                   absl::StrJoin(args.begin() + 1, args.end(), " "), "'"));
   }
@@ -278,17 +284,15 @@ void Protocol::GoPerft(const Arguments& args) {
 // thread. The node count is the search's signature.
 void Protocol::Bench(const Arguments& args) {
   int depth = kDefaultBenchDepth;
-  if (args.size() > 1 ||
-      (args.size() == 1 && (!absl::SimpleAtoi(args[0], &depth) || depth < 1 ||
-                            depth > kTotalPlies))) {
+  if (args.size() > 1 || (args.size() == 1 && (!absl::SimpleAtoi(args[0], &depth) || depth < 1 ||
+                                               depth > kTotalPlies))) {
     return SendError("bench: expected an optional depth from 1 to 40");
   }
-  const BenchTotals totals =
-      RunBench(depth, [this](absl::string_view text, const SearchResult& result) {
-        Send(absl::StrFormat("info string bench %s depth %d bestmove %s score cp %d nodes %d",
-                             text, result.depth, MoveToString(result.best_move), result.score,
-                             result.nodes));
-      });
+  const BenchTotals totals = RunBench(depth, [this](absl::string_view text,
+                                                    const SearchResult& result) {
+    Send(absl::StrFormat("info string bench %s depth %d bestmove %s score cp %d nodes %d", text,
+                         result.depth, MoveToString(result.best_move), result.score, result.nodes));
+  });
   const std::uint64_t nodes = totals.nodes;
   const std::int64_t ms = std::max<std::int64_t>(
       1, std::chrono::duration_cast<std::chrono::milliseconds>(totals.searching).count());
@@ -343,8 +347,8 @@ void Protocol::Query(const Arguments& args) {
   } else if (args[0] == "result") {
     Send(absl::StrCat("response ", UgiResultText(session_.position().Result())));
   } else {
-    SendError(absl::StrCat("query: unknown query '", args[0],
-                           "', expected gameover, p1turn or result"));
+    SendError(
+        absl::StrCat("query: unknown query '", args[0], "', expected gameover, p1turn or result"));
   }
 }
 
