@@ -2,13 +2,16 @@
 # Installs with apt whichever dependency is missing; does nothing when all are present.
 # The C++ build and its format check need the first two lines of packages; the course bridge
 # (tools/seahorse/) and its tests run the course's own framework on Debian's Python 3
-# (/usr/bin/python3) with the last two; plots use matplotlib.
+# (/usr/bin/python3) with the next two; plots use matplotlib. The match runner's shards are
+# tested under Slurm (a single-node cluster the test starts itself) and GNU parallel: the
+# last line.
 set -euo pipefail
 
 packages=(cmake ninja-build g++ clang-format libabsl-dev libgtest-dev libbenchmark-dev
   libmimalloc-dev nlohmann-json3-dev libeigen3-dev
   python3 python3-loguru python3-socketio python3-aiohttp python3-nest-asyncio python3-colorama
-  python3-numpy python3-matplotlib)
+  python3-numpy python3-matplotlib
+  slurm-wlm munge parallel)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -9,11 +9,13 @@
 //   explained answers "info string error: <why>", then "bestmove (none)"
 //   slow     answers a legal move after --delay_ms
 //   stall    never answers isready
+//   terminated  ends itself with SIGTERM, as a process stopped from outside
 //   good     always answers the first legal move
 // --uci_delay_ms delays the answer to `uci` (a slow start); --exact_cp=N makes every move
 // come with "score cp" and "info string exact" claiming the final margin N (centipoints, the
 // first player's view), true or not (for the runner's adjudication).
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -28,7 +30,7 @@
 #include "engine/position_string.h"
 
 ABSL_FLAG(std::string, mode, "good",
-          "crash, hang, garbage, illegal, malformed, explained, slow, stall, good");
+          "crash, hang, garbage, illegal, malformed, explained, slow, stall, terminated, good");
 ABSL_FLAG(int, after, 0, "good moves before misbehaving");
 ABSL_FLAG(int, delay_ms, 0, "delay of each answer in slow mode");
 ABSL_FLAG(int, uci_delay_ms, 0, "delay of the answer to uci");
@@ -71,6 +73,7 @@ int main(int argc, char** argv) {
         continue;
       }
       if (mode == "crash") std::_Exit(3);
+      if (mode == "terminated") std::raise(SIGTERM);
       if (mode == "hang") {
         std::this_thread::sleep_for(std::chrono::hours(1));
       } else if (mode == "garbage") {

@@ -560,6 +560,20 @@ TEST(StartupTimeoutTest, TheStartHasItsOwnTimeoutAndTheStallTimeoutIsForIsready)
   EXPECT_EQ(defaults.stall_timeout, absl::Seconds(10));
 }
 
+TEST(StoppedEngineTest, AnEngineEndedFromOutsideLosesByACrashIfTheRunGoesOn) {
+  // An engine ended by SIGTERM is most likely stopped with the whole run (a cancelled Slurm
+  // job): the runner waits a moment for its own end before it records the crash, and records
+  // it if it goes on.
+  const absl::Time start = absl::Now();
+  const Outcome run =
+      Play(Args("-engine cmd=FAKE name=good -engine cmd=FAKE name=stopped "
+                "arg=--mode=terminated arg=--after=2 -each tc=5 -games 1"));
+  ASSERT_EQ(run.records.size(), 1u);
+  EXPECT_EQ(run.records[0].termination, Termination::kCrash);
+  EXPECT_EQ(run.records[0].result, GameOutcome::kFirstWins);
+  EXPECT_GE(absl::Now() - start, absl::Seconds(2));
+}
+
 TEST(MatchCliTest, TheNewFlagsAndTheirErrors) {
   auto error = [](absl::string_view more) {
     absl::StatusOr<MatchSettings> settings = ParseMatchSettings(

@@ -146,12 +146,14 @@ absl::StatusOr<EngineReply> EngineClient::Go(const std::string& position_line,
   }
 }
 
-void EngineClient::Kill() {
+std::optional<int> EngineClient::Kill() {
+  std::optional<int> exit_code;
   if (process_) {
-    Note("killed");
-    process_->Kill();
+    exit_code = process_->Kill();
+    Note(absl::StrCat("killed (exit code ", *exit_code, ")"));
   }
   process_.reset();
+  return exit_code;
 }
 
 void EngineClient::Quit() {

@@ -62,8 +62,9 @@ class EngineClient {
   absl::StatusOr<EngineReply> Go(const std::string& position_line, const std::string& go_line,
                                  absl::Duration deadline);
 
-  // Kills the process; the next EnsureStarted restarts it.
-  void Kill();
+  // Kills the process; the next EnsureStarted restarts it. How the process ended: its exit
+  // code, or 128 + the signal that ended it (SIGKILL's, if it still ran); none if none ran.
+  std::optional<int> Kill();
   // `quit`, a short wait, then kill.
   void Quit();
 

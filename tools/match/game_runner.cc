@@ -1,5 +1,6 @@
 #include "tools/match/game_runner.h"
 
+#include <csignal>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -8,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
 #include "engine/move.h"
 #include "engine/position_string.h"
 #include "search/value.h"
@@ -30,6 +32,14 @@ Termination TerminationOf(EngineFailure failure) {
   return Termination::kCrash;
 }
 
+// Whether an engine's exit code says it was ended by a signal that stops processes from
+// outside: SIGTERM, SIGINT or SIGHUP (the runner itself only ever sends SIGKILL).
+bool StoppedFromOutside(int exit_code) {
+  return exit_code == 128 + SIGTERM || exit_code == 128 + SIGINT || exit_code == 128 + SIGHUP;
+}
+
+constexpr absl::Duration kStopGrace = absl::Seconds(2);
+
 }  // namespace
 
 GameRecord PlayGame(const GameSetup& setup) {
@@ -49,7 +59,14 @@ GameRecord PlayGame(const GameSetup& setup) {
     record.final_scores = {position.Score(Player::kFirst), position.Score(Player::kSecond)};
     if (loser >= 0) {
       record.result = loser == 0 ? GameOutcome::kSecondWins : GameOutcome::kFirstWins;
-      engines[loser]->Kill();  // restarted fresh for the next game
+      // Restarted fresh for the next game.
+      const std::optional<int> exit_code = engines[loser]->Kill();
+      if (termination == Termination::kCrash && exit_code && StoppedFromOutside(*exit_code)) {
+        // Most likely the whole run is being stopped (a scheduler cancelling the job, ^C),
+        // which ends this process too: give it that moment, rather than record a crash the
+        // engine did not commit. A run that goes on records the crash as before.
+        absl::SleepFor(kStopGrace);
+      }
       return record;
     }
     switch (position.Result()) {
