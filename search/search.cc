@@ -302,21 +302,30 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
 // at the first that reaches beta. Moves that gain points now are tried first.
 int Worker::FrontierSearch(const Position& position, const EvalState& eval, int beta) {
   int best = -kInfiniteValue;
-  MoveList moves;
-  GenerateMoves(position, moves);
-  // Only a move next to a piece can score or spoil: those first, then the others. The
-  // children's evaluations are incremental from this node's patterns.
+  // Only a move next to a piece can score or spoil: those first, then the others, each group
+  // in generation order (colour, kind, cell), generated straight from the cells of each group.
+  // The children's evaluations are incremental from this node's patterns.
   const Bitboard occupied = position.Occupied();
+  Bitboard next_to_pieces = 0;
+  for (Bitboard pieces = occupied; pieces;) next_to_pieces |= Neighbours(PopLowestCell(pieces));
+  const Bitboard empty = position.Empty();
+  const Player us = position.SideToMove();
   const PatternWeights& weights = *shared_.eval_weights;
-  for (const bool touching : {true, false}) {
-    for (const Move move : moves) {
-      if (((Neighbours(move.cell()) & occupied) != 0) != touching) continue;
-      Position child = position;
-      child.Play(move);
-      CountNode();
-      best = std::max(best, child.IsGameOver() ? -FinalValue(child)
-                                               : -eval.EvaluateAfter(child, move, weights));
-      if (best >= beta) return best;
+  for (const Bitboard group : {empty & next_to_pieces, empty & ~next_to_pieces}) {
+    for (int c = 0; c < kNumColours; ++c) {
+      const Colour colour = static_cast<Colour>(c);
+      for (const Kind kind : {Kind::kCity, Kind::kResource}) {
+        if (position.PiecesLeft(us, kind, colour) == 0) continue;
+        for (Bitboard cells = group & CellsOfKind(kind); cells;) {
+          const Move move(PopLowestCell(cells), colour);
+          Position child = position;
+          child.Play(move);
+          CountNode();
+          best = std::max(best, child.IsGameOver() ? -FinalValue(child)
+                                                   : -eval.EvaluateAfter(child, move, weights));
+          if (best >= beta) return best;
+        }
+      }
     }
   }
   return best;
