@@ -80,6 +80,10 @@ else
       [ "${flags[i]}" = "-concurrency" ] && cpus=${flags[i + 1]}
     done
   fi
+  # The flags must make a match here before they make N failed shards there.
+  if ! errors=$("$match" "${flags[@]}" -merge /dev/null 2>&1 >/dev/null); then
+    die "the match's flags: ${errors%%$'\n'Merged*}"
+  fi
   mkdir -p "$dir"
   if compgen -G "$dir/shard-*.jsonl" >/dev/null; then
     die "$dir already holds shards' records: --resume them, or choose another --dir"
