@@ -10,5 +10,6 @@ ctest --test-dir build --output-on-failure -j "$(nproc)"
 echo "== Debug build with assertions (build-debug/), C++ tests"
 cmake -S . -B build-debug -G Ninja -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build-debug
-# The course bridge's Python tests time real games: the Release tree covers them.
-ctest --test-dir build-debug --output-on-failure -j "$(nproc)" -E '^seahorse_'
+# The course bridge's Python tests and the shard scripts time real games and clusters: the
+# Release tree covers them.
+ctest --test-dir build-debug --output-on-failure -j "$(nproc)" -E '^(seahorse|shards)_'
