@@ -228,6 +228,35 @@ TEST(MatchTest, AnInterruptedMatchResumesWithoutReplayingFinishedGames) {
   EXPECT_EQ(finished_lines, 2) << "only the two missing games are played";
 }
 
+TEST(MatchTest, ResumingWithOtherOpeningsIsRefusedAndKeepsTheRecords) {
+  const std::string path = ::testing::TempDir() + "/match_resume_seed.jsonl";
+  std::filesystem::remove(path);
+  const std::string match =
+      "-engine cmd=FAKE name=one -engine cmd=FAKE name=two -each tc=5 -games 4 -repeat "
+      "-openings random plies=2 -seed ";
+  ASSERT_EQ(RunMatch(Args(match + "3"), path).records.size(), 4u);
+  std::ifstream in(path);
+  std::string first, second;
+  std::getline(in, first);
+  std::getline(in, second);
+  in.close();
+  std::ofstream(path, std::ios::trunc) << first << '\n' << second << '\n';
+
+  const MatchOutcome other_seed = RunMatch(Args(match + "4"), path);
+  ASSERT_FALSE(other_seed.status.ok());
+  EXPECT_TRUE(absl::StrContains(other_seed.status.message(), "holds game 1 from opening"))
+      << other_seed.status;
+  std::ifstream kept(path);
+  std::string line;
+  int lines = 0;
+  while (std::getline(kept, line)) ++lines;
+  EXPECT_EQ(lines, 2) << "the refused run writes nothing";
+
+  const MatchOutcome same_seed = RunMatch(Args(match + "3"), path);
+  ASSERT_TRUE(same_seed.status.ok()) << same_seed.status;
+  EXPECT_EQ(same_seed.records.size(), 4u);
+}
+
 TEST(MatchSettingsTest, RejectsBadCommandLinesWithTheReason) {
   const std::string engine = "cmd=" + std::string(DIVERCITE_FAKE_ENGINE);
   auto error = [](std::vector<std::string> args) {

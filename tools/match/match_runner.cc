@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "tools/match/protocol_log.h"
 #include "tools/match/worker_pool.h"
 
@@ -75,6 +76,17 @@ absl::StatusOr<std::vector<ScheduledGame>> MatchRunner::Pending(
           absl::StrCat(settings_.records_path, " holds game ", game.game + 1, " as ", record.p1,
                        " vs ", record.p2, ", but this match schedules ", first, " vs ", second,
                        ": use another records file or the same settings"));
+    }
+    // The same names on another opening mean another -seed, -openings or start=: resuming
+    // would mix two schedules (and a pair's two games could differ in opening).
+    const Opening& opening = openings_[game.opening];
+    const std::string scheduled = absl::StrJoin(opening.moves, " ");
+    if (record.start != opening.start_string || record.opening != scheduled) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          settings_.records_path, " holds game ", game.game + 1, " from opening '", record.opening,
+          "' (start ", record.start, "), but this match schedules '", scheduled, "' (start ",
+          opening.start_string,
+          "): the same -openings and -seed as the records' run, or another records file"));
     }
   }
   return pending;
