@@ -34,7 +34,7 @@ int EndgameSolver::Solve(const Position& position, int alpha, int beta,
                          absl::FunctionRef<bool()> should_stop) {
   stopped_ = false;
   should_stop_.emplace(should_stop);
-  const int value = Search(position, alpha, beta);
+  const int value = Search(position, alpha, beta, nullptr, Move::None());
   should_stop_.reset();
   return value;
 }
@@ -69,7 +69,8 @@ int EndgameSolver::SolveLastTwoMoves(const Position& position, int alpha, int be
   return best;
 }
 
-int EndgameSolver::Search(const Position& position, int alpha, int beta) {
+int EndgameSolver::Search(const Position& position, int alpha, int beta,
+                          const EvalState* parent_eval, Move last_move) {
   assert(-kInfiniteValue <= alpha && alpha < beta && beta <= kInfiniteValue);
   CountNodes(1);
   if (stopped_) return 0;
@@ -105,37 +106,13 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
     }
   }
 
-  // Moves by what they are worth now, then by their cutoffs so far; the table's move first.
   const Player us = position.SideToMove();
+  const bool children_use_table = plies_left > params::kEndgameTableMinPlies;
+  if (children_use_table && !table_move.IsNone()) {
+    tt_.Prefetch(key ^ ZobristKey(table_move.cell(), table_move.colour(), us));
+  }
   MoveList moves;
   GenerateMoves(position, moves);
-  const bool order_by_evaluation = plies_left >= params::kEndgameEvalOrderingMinPlies;
-  std::array<int, kMaxMoves> order_keys;
-  CellWorthCache worth(position);
-  std::optional<EvalState> eval;
-  if (order_by_evaluation) eval.emplace(position, weights_);
-  for (int i = 0; i < moves.size(); ++i) {
-    const Move move = moves[i];
-    int key_value;
-    if (move == table_move) {
-      key_value = kTableMoveKey;
-    } else if (order_by_evaluation) {
-      Position child = position;
-      child.Play(move);
-      key_value = -eval->EvaluateAfter(child, move, weights_);
-    } else {
-      key_value = worth.Of(move) * kPointKey +
-                  static_cast<int>(history_[Index(us)][move.Index()] >> kHistoryShift);
-    }
-    // Insertion sort, best first; equal keys keep the generation order.
-    int j = i;
-    for (; j > 0 && order_keys[j - 1] < key_value; --j) {
-      order_keys[j] = order_keys[j - 1];
-      moves[j] = moves[j - 1];
-    }
-    order_keys[j] = key_value;
-    moves[j] = move;
-  }
 
   // A child already proven good enough in the table ends the node before any search.
   if (use_table && plies_left >= params::kEndgameEtcMinPlies) {
@@ -157,39 +134,91 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta) {
   const int original_alpha = alpha;
   int best_value = -kInfiniteValue;
   Move best_move;
-  // The next child's cluster is asked for while this one is searched, so that it is in the
-  // cache when that child probes it.
-  const bool children_use_table = plies_left > params::kEndgameTableMinPlies;
-  auto prefetch_child = [&](int i) {
-    if (children_use_table && i < moves.size()) {
-      tt_.Prefetch(key ^ ZobristKey(moves[i].cell(), moves[i].colour(), us));
-    }
-  };
-  prefetch_child(0);
-  for (int i = 0; i < moves.size(); ++i) {
-    prefetch_child(i + 1);
+  // This node's evaluation state, made only if it orders by the evaluation; its children
+  // make theirs from it.
+  std::optional<EvalState> eval;
+  // Searches one child within the window so far (the first with the full window, the others
+  // with a null one first); true once the node is done.
+  auto search_child = [&](Move move, bool first) {
     Position child = position;
-    child.Play(moves[i]);
+    child.Play(move);
+    const EvalState* child_parent = eval ? &*eval : nullptr;
     int value;
-    if (i == 0) {
-      value = -Search(child, -beta, -alpha);
+    if (first) {
+      value = -Search(child, -beta, -alpha, child_parent, move);
     } else {
-      value = -Search(child, -alpha - 1, -alpha);
-      if (value > alpha && value < beta) value = -Search(child, -beta, -alpha);
+      value = -Search(child, -alpha - 1, -alpha, child_parent, move);
+      if (value > alpha && value < beta) value = -Search(child, -beta, -alpha, child_parent, move);
     }
-    if (stopped_) return 0;
+    if (stopped_) return true;
     if (value > best_value) {
       best_value = value;
-      best_move = moves[i];
+      best_move = move;
       if (value > alpha) {
         if (value >= beta) {
-          std::uint32_t& cutoffs = history_[Index(us)][best_move.Index()];
+          std::uint32_t& cutoffs = history_[Index(us)][move.Index()];
           cutoffs = std::min<std::uint32_t>(cutoffs + plies_left * plies_left, kHistoryCap);
-          break;
+          return true;
         }
         alpha = value;
       }
     }
+    return false;
+  };
+
+  // The table's move first, before the others are ordered: it often ends the node alone, and
+  // then the ordering's cost is saved.
+  const bool table_move_first = !table_move.IsNone();
+  if (table_move_first && search_child(table_move, true)) {
+    if (stopped_) return 0;
+  } else {
+    // The other moves by the evaluation after them far from the end, else by what they are
+    // worth now and then by their cutoffs so far.
+    const bool order_by_evaluation = plies_left >= params::kEndgameEvalOrderingMinPlies;
+    if (order_by_evaluation) {
+      if (parent_eval) {
+        eval.emplace(parent_eval->After(position, last_move, weights_));
+      } else {
+        eval.emplace(position, weights_);
+      }
+    }
+    std::array<int, kMaxMoves> order_keys;
+    CellWorthCache worth(position);
+    int count = 0;
+    for (int i = 0; i < moves.size(); ++i) {  // in place: only slots up to i are written
+      const Move move = moves[i];
+      if (move == table_move) continue;
+      int key_value;
+      if (order_by_evaluation) {
+        Position child = position;
+        child.Play(move);
+        key_value = -eval->EvaluateAfter(child, move, weights_);
+      } else {
+        key_value = worth.Of(move) * kPointKey +
+                    static_cast<int>(history_[Index(us)][move.Index()] >> kHistoryShift);
+      }
+      // Insertion sort, best first; equal keys keep the generation order.
+      int j = count++;
+      for (; j > 0 && order_keys[j - 1] < key_value; --j) {
+        order_keys[j] = order_keys[j - 1];
+        moves[j] = moves[j - 1];
+      }
+      order_keys[j] = key_value;
+      moves[j] = move;
+    }
+    // The next child's cluster is asked for while this one is searched, so that it is in
+    // the cache when that child probes it.
+    auto prefetch_child = [&](int i) {
+      if (children_use_table && i < count) {
+        tt_.Prefetch(key ^ ZobristKey(moves[i].cell(), moves[i].colour(), us));
+      }
+    };
+    prefetch_child(0);
+    for (int i = 0; i < count; ++i) {
+      prefetch_child(i + 1);
+      if (search_child(moves[i], i == 0 && !table_move_first)) break;
+    }
+    if (stopped_) return 0;
   }
 
   if (use_table) {

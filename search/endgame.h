@@ -49,7 +49,10 @@ class EndgameSolver {
   }
 
  private:
-  int Search(const Position& position, int alpha, int beta);
+  // `parent_eval`: the parent's evaluation state if it made one, `last_move` the move that
+  // led here (so that a node ordering by the evaluation makes its state incrementally).
+  int Search(const Position& position, int alpha, int beta, const EvalState* parent_eval,
+             Move last_move);
   // The last two moves: each player has one piece and three cells are empty, so the few
   // moves cost less to search than bounds, ordering or the table would.
   int SolveLastTwoMoves(const Position& position, int alpha, int beta);
