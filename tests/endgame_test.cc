@@ -5,6 +5,7 @@
 #include <random>
 
 #include "engine/movegen.h"
+#include "engine/position_string.h"
 #include "gtest/gtest.h"
 #include "search/evaluate.h"
 #include "search/tt.h"
@@ -100,6 +101,48 @@ TEST(MarginBoundsTest, EveryWayTheGameCanEndLiesWithinTheBounds) {
       }
     }
   }
+}
+
+// Every ending of `position`, the extremes of the final margin (side to move's view, points).
+void EveryEnding(const Position& position, Player us, int& lowest, int& highest) {
+  if (position.IsGameOver()) {
+    const int margin = position.Score(us) - position.Score(Opponent(us));
+    lowest = std::min(lowest, margin);
+    highest = std::max(highest, margin);
+    return;
+  }
+  for (const Move move : LegalMoves(position)) {
+    Position child = position;
+    child.Play(move);
+    EveryEnding(child, us, lowest, highest);
+  }
+}
+
+TEST(MarginBoundsTest, SmallEndgamesEndWithinTheBoundsWhateverIsPlayed) {
+  // Every ending, not a sample, from 2 to 6 plies left: the tie-break's +2 for the first
+  // player (a level score, then the n = 2 comparison and the unconditional point) included.
+  for (std::uint64_t seed = 1; seed <= 1000; ++seed) {
+    const std::vector<Position> game = testing::RandomGame(seed);
+    for (int plies_left = 2; plies_left <= 6; ++plies_left) {
+      const Position& position = game[kTotalPlies - plies_left];
+      int lowest = 1000, highest = -1000;
+      EveryEnding(position, position.SideToMove(), lowest, highest);
+      const MarginBounds bounds = FinalMarginBounds(position);
+      ASSERT_LE(bounds.lower, 100 * lowest) << "seed " << seed << " plies left " << plies_left;
+      ASSERT_GE(bounds.upper, 100 * highest) << "seed " << seed << " plies left " << plies_left;
+    }
+  }
+}
+
+TEST(MarginBoundsTest, ALevelScoreCanEndTwoPointsUpForTheFirstPlayer) {
+  // Found by the random endings above once the bounds were tighter: 9-9, four plies left;
+  // one ending is level at 10-10 and the tie-break gives the first player 12-10.
+  const Position position =
+      ParsePositionString("G/RrB/GBy2/1ygbbgY/R1rRGYY1y/bgBrrBg/gYBRr/Yby/R w").value();
+  int lowest = 1000, highest = -1000;
+  EveryEnding(position, position.SideToMove(), lowest, highest);
+  EXPECT_EQ(highest, 2);
+  EXPECT_GE(FinalMarginBounds(position).upper, 200);
 }
 
 }  // namespace
