@@ -78,61 +78,163 @@ EvalTerms WeighFeatures(const EvalFeatures& f, const EvalWeights& w) {
   return terms;
 }
 
+namespace {
+
+// The bounds read each city's four neighbours for all cities at once. A city's left and
+// right neighbours are the cells just before and after it (a row never ends on a city); the
+// cells above and below it are 2, 4, 6 or 8 cells away, by its row, so the cities are grouped
+// by those distances: up[k] holds the cities whose upper neighbour is 2k cells before them,
+// down[k] those whose lower neighbour is 2k cells after.
+struct CityShifts {
+  std::array<Bitboard, 5> up{};
+  std::array<Bitboard, 5> down{};
+};
+
+constexpr CityShifts MakeCityShifts() {
+  CityShifts shifts;
+  for (int cell = 0; cell < kNumCells; ++cell) {
+    if (!IsCityCell(cell)) continue;
+    const Bitboard vertical = Neighbours(cell) & ~(Bit(cell - 1) | Bit(cell + 1));
+    shifts.up[(cell - LowestCell(vertical)) / 2] |= Bit(cell);
+    shifts.down[(63 - std::countl_zero(vertical) - cell) / 2] |= Bit(cell);
+  }
+  return shifts;
+}
+
+inline constexpr CityShifts kCityShifts = MakeCityShifts();
+
+constexpr bool ShiftsDescribeTheBoard() {
+  for (int cell = 0; cell < kNumCells; ++cell) {
+    if (!IsCityCell(cell)) continue;
+    Bitboard expected = Bit(cell - 1) | Bit(cell + 1);
+    for (int k = 1; k <= 4; ++k) {
+      if (kCityShifts.up[k] & Bit(cell)) expected |= Bit(cell - 2 * k);
+      if (kCityShifts.down[k] & Bit(cell)) expected |= Bit(cell + 2 * k);
+    }
+    if (expected != Neighbours(cell)) return false;
+  }
+  return true;
+}
+static_assert(ShiftsDescribeTheBoard());
+
+// The cities with a cell of `cells` above, below, left and right of them.
+std::array<Bitboard, 4> CitiesNextTo(Bitboard cells) {
+  Bitboard up = 0, down = 0;
+  for (int k = 1; k <= 4; ++k) {
+    up |= (cells << (2 * k)) & kCityShifts.up[k];
+    down |= (cells >> (2 * k)) & kCityShifts.down[k];
+  }
+  return {up, down, (cells << 1) & kCityCells, (cells >> 1) & kCityCells};
+}
+
+// The cells with a city of `cities` below, above, right and left of them.
+std::array<Bitboard, 4> CellsNextTo(Bitboard cities) {
+  Bitboard above = 0, below = 0;
+  for (int k = 1; k <= 4; ++k) {
+    above |= (cities & kCityShifts.up[k]) >> (2 * k);
+    below |= (cities & kCityShifts.down[k]) << (2 * k);
+  }
+  return {above, below, cities >> 1, cities << 1};
+}
+
+// A count from 0 to 4 per cell, in three bit planes: how many of four sets hold the cell.
+struct CellCounts {
+  Bitboard ones, twos, fours;
+  explicit CellCounts(const std::array<Bitboard, 4>& sets) {
+    const Bitboard sum1 = sets[0] ^ sets[1], carry1 = sets[0] & sets[1];
+    const Bitboard sum2 = sets[2] ^ sets[3], carry2 = sets[2] & sets[3];
+    const Bitboard carry = sum1 & sum2;
+    ones = sum1 ^ sum2;
+    twos = carry1 ^ carry2 ^ carry;
+    fours = (carry1 & carry2) | (carry1 & carry) | (carry2 & carry);
+  }
+  Bitboard AtLeast(int n) const {
+    switch (n) {
+      case 1:
+        return ones | twos | fours;
+      case 2:
+        return twos | fours;
+      case 3:
+        return (ones & twos) | fours;
+      default:
+        return fours;
+    }
+  }
+  int At(int cell) const {
+    return static_cast<int>(((ones >> cell) & 1) + 2 * ((twos >> cell) & 1) +
+                            4 * ((fours >> cell) & 1));
+  }
+  int SumOver(Bitboard cells) const {
+    return PopCount(ones & cells) + 2 * PopCount(twos & cells) + 4 * PopCount(fours & cells);
+  }
+};
+
+}  // namespace
+
 MarginBounds FinalMarginBounds(const Position& position) {
   const Player us = position.SideToMove();
   const Bitboard occupied = position.Occupied();
+  const Bitboard holes = kResourceCells & ~occupied;
   // Resources of each colour still to be placed, by either player: a city can only gain
   // what is left.
   std::array<int, kNumColours> resources_left{};
-  unsigned exhausted = 0;  // one bit per colour of which no resource is left
   for (int c = 0; c < kNumColours; ++c) {
     const Colour colour = static_cast<Colour>(c);
     resources_left[c] = position.PiecesLeft(Player::kFirst, Kind::kResource, colour) +
                         position.PiecesLeft(Player::kSecond, Kind::kResource, colour);
-    if (resources_left[c] == 0) exhausted |= 1u << c;
   }
-  // Whether a city with these neighbours filled and these colours present can still see four
-  // colours around it: no colour twice, and every missing colour still to come.
-  auto divercite_possible = [exhausted](Bitboard filled, unsigned present) {
-    return std::popcount(present) == PopCount(filled) && !(exhausted & ~present);
+  // Per city cell: its empty neighbours, and its neighbours of each colour.
+  const CellCounts hole_count(CitiesNextTo(holes));
+  std::array<CellCounts, kNumColours> colour_count{
+      CellCounts(CitiesNextTo(position.PiecesOf(Colour::kRed) & kResourceCells)),
+      CellCounts(CitiesNextTo(position.PiecesOf(Colour::kGreen) & kResourceCells)),
+      CellCounts(CitiesNextTo(position.PiecesOf(Colour::kBlue) & kResourceCells)),
+      CellCounts(CitiesNextTo(position.PiecesOf(Colour::kYellow) & kResourceCells))};
+  // The cells that can still see four colours around them: no colour twice, and every
+  // colour of which no resource is left already there.
+  Bitboard divercite_possible = kCityCells;
+  for (int c = 0; c < kNumColours; ++c) {
+    divercite_possible &= ~colour_count[c].AtLeast(2);
+    if (resources_left[c] == 0) divercite_possible &= colour_count[c].AtLeast(1);
+  }
+  // The own-colour neighbours of the cities of `cities`, summed.
+  auto own_colour_sum = [&](Bitboard cities) {
+    int sum = 0;
+    for (int c = 0; c < kNumColours; ++c) {
+      sum += colour_count[c].SumOver(cities & position.PiecesOf(static_cast<Colour>(c)));
+    }
+    return sum;
   };
   // The score is the sum of the cities' values now, and a value never drops as resources
   // come: the score now is the least a player ends with. Only the open cities (with an empty
-  // neighbour) can still gain.
+  // neighbour) can still gain: up to 5 if a divercité is still possible, else one point per
+  // resource of their colour, as many as they have holes and as the colour has resources
+  // left; and each resource adds a point to each city of its colour around its cell, no more.
+  const Bitboard open_cities = kCityCells & occupied & hole_count.AtLeast(1);
   const int low[kNumPlayers] = {position.Score(Player::kFirst), position.Score(Player::kSecond)};
   int high[kNumPlayers] = {low[0], low[1]};
-  const Bitboard holes = kResourceCells & ~occupied;
-  Bitboard open_cities = 0;
-  for (Bitboard cells = holes; cells;) open_cities |= Neighbours(PopLowestCell(cells));
-  // A city that can no longer be a divercité gains only its own colour's resources, one point
-  // each: per owner and colour, what those cities could take, and which they are.
-  int own_gain[kNumPlayers][kNumColours] = {};
-  Bitboard gaining[kNumPlayers][kNumColours] = {};
-  for (Bitboard cities = open_cities & occupied; cities;) {
-    const int city = PopLowestCell(cities);
-    const int colour = Index(position.ColourAt(city));
-    const int owner = Index(position.OwnerAt(city));
-    const Bitboard around = Neighbours(city);
-    const Bitboard filled = occupied & around;
-    if (divercite_possible(filled, position.ColoursOn(around))) {
-      high[owner] +=
-          kDivercitePoints - PopCount(position.PiecesOf(static_cast<Colour>(colour)) & around);
-    } else if (resources_left[colour] > 0) {
-      own_gain[owner][colour] += std::min(PopCount(around & ~filled), resources_left[colour]);
-      gaining[owner][colour] |= Bit(city);
-    }
-  }
-  // Each resource adds a point to each city of its colour around its cell, no more: a colour's
-  // few resources cannot reach every city that waits for one.
   for (int p = 0; p < kNumPlayers; ++p) {
+    const Bitboard mine = open_cities & position.PiecesOf(static_cast<Player>(p));
+    const Bitboard divercites = mine & divercite_possible;
+    high[p] += kDivercitePoints * PopCount(divercites) - own_colour_sum(divercites);
     for (int c = 0; c < kNumColours; ++c) {
-      int gain = own_gain[p][c];
+      const Bitboard gaining =
+          mine & ~divercite_possible & position.PiecesOf(static_cast<Colour>(c));
+      if (!gaining || resources_left[c] == 0) continue;
+      int gain = 0;
+      for (int n = 1; n <= std::min(resources_left[c], 4); ++n) {
+        gain += PopCount(hole_count.AtLeast(n) & gaining);
+      }
       if (gain > resources_left[c]) {
-        int reach = 0;  // the most such cities one cell touches
-        for (Bitboard cells = holes; cells;) {
-          reach = std::max(reach, PopCount(Neighbours(PopLowestCell(cells)) & gaining[p][c]));
+        const CellCounts reach(CellsNextTo(gaining));  // such cities around each cell
+        int most = 1;
+        for (int n = 4; n > 1; --n) {
+          if (reach.AtLeast(n) & holes) {
+            most = n;
+            break;
+          }
         }
-        gain = std::min(gain, reach * resources_left[c]);
+        gain = std::min(gain, most * resources_left[c]);
       }
       high[p] += gain;
     }
@@ -149,21 +251,19 @@ MarginBounds FinalMarginBounds(const Position& position) {
       if (n > 0) city_colours[p] |= 1u << c;
     }
   }
-  std::array<std::array<int, kNumCityCells>, kNumPlayers> potential{};
+  std::array<std::array<int, kNumCityCells>, kNumPlayers> potential;
   int empty_city_cells = 0;
   for (Bitboard cells = kCityCells & ~occupied; cells;) {
     const int cell = PopLowestCell(cells);
-    const Bitboard around = Neighbours(cell);
-    const Bitboard filled = occupied & around;
     int best[kNumPlayers] = {kDivercitePoints, kDivercitePoints};
-    if (!divercite_possible(filled, position.ColoursOn(around))) {
-      const int empty = PopCount(around & ~filled);
+    if (!(divercite_possible & Bit(cell))) {
+      const int empty = hole_count.At(cell);
       for (int p = 0; p < kNumPlayers; ++p) {
         best[p] = 0;
         for (unsigned colours = city_colours[p]; colours; colours &= colours - 1) {
           const int c = std::countr_zero(colours);
-          best[p] = std::max(best[p], PopCount(position.PiecesOf(static_cast<Colour>(c)) & around) +
-                                          std::min(empty, resources_left[c]));
+          best[p] =
+              std::max(best[p], colour_count[c].At(cell) + std::min(empty, resources_left[c]));
         }
       }
     }
