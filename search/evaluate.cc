@@ -279,14 +279,29 @@ MarginBounds FinalMarginBounds(const Position& position) {
     for (int i = 0; i < cities_in_hand[p]; ++i) high[p] += potential[p][i];
   }
   // The last-move tie-break moves only a level score: to +1 for either player, or, from the
-  // first player's view, to 0 or +2 (the n = 2 comparison then the unconditional point).
+  // first player's view, to 0 or +2. The +2 needs the first player to end with more cities
+  // of exactly two own-colour neighbours than the second: at most its cities in hand, its
+  // open cities with two or fewer, and its closed cities with two; at least the second's
+  // closed cities with two.
   const int me = Index(us), them = 1 - me;
   int lower = low[me] - high[them];
   int upper = high[me] - low[them];
   if (lower <= 0 && 0 <= upper) {
+    Bitboard closed_twos = 0, open_up_to_two = 0;
+    for (int c = 0; c < kNumColours; ++c) {
+      const Bitboard of_colour = occupied & position.PiecesOf(static_cast<Colour>(c));
+      const CellCounts& own = colour_count[c];
+      closed_twos |= of_colour & ~open_cities & own.twos & ~own.ones & ~own.fours;
+      open_up_to_two |= of_colour & open_cities & ~own.AtLeast(3);
+    }
+    const Bitboard first_cities = position.PiecesOf(Player::kFirst);
+    const int first_most = cities_in_hand[Index(Player::kFirst)] +
+                           PopCount((closed_twos | open_up_to_two) & first_cities);
+    const int second_least = PopCount(closed_twos & position.PiecesOf(Player::kSecond));
+    const int first_gain = first_most > second_least ? 2 : 1;
     const bool first = us == Player::kFirst;
-    lower = std::min(lower, first ? -1 : -2);
-    upper = std::max(upper, first ? 2 : 1);
+    lower = std::min(lower, first ? -1 : -first_gain);
+    upper = std::max(upper, first ? first_gain : 1);
   }
   return {kPoint * lower, kPoint * upper};
 }

@@ -16,7 +16,7 @@ inline constexpr int kEndgameSolverPlies = 14;
 // The endgame solver uses the table from this many plies left up.
 inline constexpr int kEndgameTableMinPlies = 3;
 // ...orders its moves by the evaluation after them from this many plies left up...
-inline constexpr int kEndgameEvalOrderingMinPlies = 8;
+inline constexpr int kEndgameEvalOrderingMinPlies = 10;
 // ...and looks its children up in the table before searching from this many plies left up.
 inline constexpr int kEndgameEtcMinPlies = 6;
 // While solving, moves are ordered by the evaluation after them from this depth up.

@@ -126,9 +126,29 @@ MarginBounds ReferenceMarginBounds(const Position& position) {
   int lower = low[me] - high[them];
   int upper = high[me] - low[them];
   if (lower <= 0 && 0 <= upper) {
+    // The first player's +2 needs more cities with exactly two own-colour neighbours.
+    int first_most = 0, second_least = 0;
+    for (int p = 0; p < kNumPlayers; ++p) {
+      for (int c = 0; c < kNumColours; ++c) {
+        first_most +=
+            p == 0 ? position.PiecesLeft(Player::kFirst, Kind::kCity, static_cast<Colour>(c)) : 0;
+      }
+    }
+    for (Bitboard cities = occupied & kCityCells; cities;) {
+      const int city = PopLowestCell(cities);
+      const Bitboard around = Neighbours(city);
+      const int own = PopCount(position.PiecesOf(position.ColourAt(city)) & around);
+      const bool closed = (around & occupied) == around;
+      if (position.OwnerAt(city) == Player::kFirst) {
+        first_most += closed ? own == 2 : own <= 2;
+      } else {
+        second_least += closed && own == 2;
+      }
+    }
+    const int first_gain = first_most > second_least ? 2 : 1;
     const bool first = us == Player::kFirst;
-    lower = std::min(lower, first ? -1 : -2);
-    upper = std::max(upper, first ? 2 : 1);
+    lower = std::min(lower, first ? -1 : -first_gain);
+    upper = std::max(upper, first ? first_gain : 1);
   }
   return {kPoint * lower, kPoint * upper};
 }
