@@ -280,24 +280,29 @@ MarginBounds FinalMarginBounds(const Position& position) {
   }
   // The last-move tie-break moves only a level score: to +1 for either player, or, from the
   // first player's view, to 0 or +2. The +2 needs the first player to end with more cities
-  // of exactly two own-colour neighbours than the second: at most its cities in hand, its
-  // open cities with two or fewer, and its closed cities with two; at least the second's
-  // closed cities with two.
+  // of exactly two own-colour neighbours than the second. A city ends so if it has two and no
+  // resource of its colour is left; it can only if it has two, or one and a resource of its
+  // colour is left, or none and two holes and two such resources (or is still in hand).
   const int me = Index(us), them = 1 - me;
   int lower = low[me] - high[them];
   int upper = high[me] - low[them];
   if (lower <= 0 && 0 <= upper) {
-    Bitboard closed_twos = 0, open_up_to_two = 0;
+    Bitboard surely_two = 0, maybe_two = 0;
     for (int c = 0; c < kNumColours; ++c) {
       const Bitboard of_colour = occupied & position.PiecesOf(static_cast<Colour>(c));
       const CellCounts& own = colour_count[c];
-      closed_twos |= of_colour & ~open_cities & own.twos & ~own.ones & ~own.fours;
-      open_up_to_two |= of_colour & open_cities & ~own.AtLeast(3);
+      const Bitboard two = own.twos & ~own.ones & ~own.fours;
+      const Bitboard one = own.ones & ~own.twos & ~own.fours;
+      const Bitboard none = ~(own.ones | own.twos | own.fours);
+      const Bitboard open_of_colour = of_colour & open_cities;
+      surely_two |= of_colour & two & (resources_left[c] == 0 ? kCityCells : ~open_cities);
+      maybe_two |= of_colour & two;
+      if (resources_left[c] >= 1) maybe_two |= open_of_colour & one;
+      if (resources_left[c] >= 2) maybe_two |= open_of_colour & none & hole_count.AtLeast(2);
     }
-    const Bitboard first_cities = position.PiecesOf(Player::kFirst);
     const int first_most = cities_in_hand[Index(Player::kFirst)] +
-                           PopCount((closed_twos | open_up_to_two) & first_cities);
-    const int second_least = PopCount(closed_twos & position.PiecesOf(Player::kSecond));
+                           PopCount(maybe_two & position.PiecesOf(Player::kFirst));
+    const int second_least = PopCount(surely_two & position.PiecesOf(Player::kSecond));
     const int first_gain = first_most > second_least ? 2 : 1;
     const bool first = us == Player::kFirst;
     lower = std::min(lower, first ? -1 : -first_gain);

@@ -138,11 +138,12 @@ MarginBounds ReferenceMarginBounds(const Position& position) {
       const int city = PopLowestCell(cities);
       const Bitboard around = Neighbours(city);
       const int own = PopCount(position.PiecesOf(position.ColourAt(city)) & around);
-      const bool closed = (around & occupied) == around;
+      const int holes = PopCount(around & ~occupied);
+      const int left = resources_left[Index(position.ColourAt(city))];
       if (position.OwnerAt(city) == Player::kFirst) {
-        first_most += closed ? own == 2 : own <= 2;
+        first_most += own <= 2 && own + std::min(holes, left) >= 2;
       } else {
-        second_least += closed && own == 2;
+        second_least += own == 2 && (holes == 0 || left == 0);
       }
     }
     const int first_gain = first_most > second_least ? 2 : 1;
