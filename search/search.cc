@@ -7,12 +7,14 @@
 #include <cmath>
 #include <thread>
 
+#include "absl/container/inlined_vector.h"
 #include "engine/canonical_key.h"
 #include "engine/movegen.h"
 #include "engine/symmetry.h"
 #include "search/endgame.h"
 #include "search/evaluate.h"
 #include "search/move_order.h"
+#include "search/moves_in_progress.h"
 #include "search/search_params.h"
 
 namespace divercite {
@@ -54,6 +56,7 @@ struct SharedSearch {
   std::atomic<bool>& stop;
   std::shared_ptr<const PatternWeights> eval_weights;
   int endgame_solver_plies;
+  MovesInProgress* moves_in_progress;  // null with one thread
   std::int64_t Elapsed() const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
   }
@@ -239,7 +242,8 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   int best_value = -kInfiniteValue;
   Move best_move;
   int searched = 0;
-  for (Move move; orderer.Next(move); ++searched) {
+  // Searches one move; true on a cutoff.
+  auto search_move = [&](Move move) {
     SymmetricKeys child_keys = keys;
     child_keys.Play(move, us);
     shared_.tt.Prefetch(child_keys.Canonical().key);
@@ -271,7 +275,8 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
         value = -Search(child, child_keys, child_link, -beta, -alpha, depth - 1, ply + 1, true);
       }
     }
-    if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+    ++searched;
+    if (shared_.stop.load(std::memory_order_relaxed)) return true;
     if (ply == 0) root_scores_[move.Index()] = value;
 
     if (value > best_value) {
@@ -285,12 +290,36 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
           if (orderer.LastWasQuiet()) {
             history_.RecordCutoff(us, ply, move, depth, orderer.TriedQuietMoves());
           }
-          break;
+          return true;
         }
         alpha = value;
       }
     }
+    return false;
+  };
+
+  // Step 6a. With several threads, a solving node defers the moves another thread is
+  // searching (Simplified ABDADA), and comes back to them once its other moves are done.
+  MovesInProgress* const in_progress =
+      solving && depth >= params::kDeferMinDepth ? shared_.moves_in_progress : nullptr;
+  absl::InlinedVector<Move, 16> deferred;
+  bool cut = false;
+  for (Move move; !cut && orderer.Next(move);) {
+    if (in_progress && searched > 0) {
+      const std::uint64_t move_key = MovesInProgress::KeyOf(position.Key(), move);
+      if (in_progress->Contains(move_key)) {
+        deferred.push_back(move);
+        continue;
+      }
+      in_progress->Add(move_key);
+      cut = search_move(move);
+      in_progress->Remove(move_key);
+    } else {
+      cut = search_move(move);
+    }
   }
+  for (size_t i = 0; !cut && i < deferred.size(); ++i) cut = search_move(deferred[i]);
+  if (shared_.stop.load(std::memory_order_relaxed)) return 0;
 
   // Step 8. Store the result in the canonical frame.
   shared_.tt.Store(canonical.key, TransformMove(best_move, canonical.symmetry), depth, best_value,
@@ -493,9 +522,19 @@ SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
   SearchResult result;
   if (root.IsGameOver()) return result;
 
-  SharedSearch shared{root,  DistinctMoves(root),   limits,
-                      {},    Clock::now(),          tt_,
-                      stop_, options_.eval_weights, options_.endgame_solver_plies};
+  if (options_.threads > 1 && !moves_in_progress_) {
+    moves_in_progress_ = std::make_unique<MovesInProgress>();
+  }
+  SharedSearch shared{root,
+                      DistinctMoves(root),
+                      limits,
+                      {},
+                      Clock::now(),
+                      tt_,
+                      stop_,
+                      options_.eval_weights,
+                      options_.endgame_solver_plies,
+                      options_.threads > 1 ? moves_in_progress_.get() : nullptr};
   shared.budget = PlanTime(limits, root.SideToMove(), root.Ply(), options_.move_overhead_ms);
   tt_.NewSearch();
 

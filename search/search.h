@@ -13,6 +13,7 @@
 #include "engine/move.h"
 #include "engine/position.h"
 #include "search/eval_file.h"
+#include "search/moves_in_progress.h"
 #include "search/pattern_eval.h"
 #include "search/search_params.h"
 #include "search/timeman.h"
@@ -88,6 +89,8 @@ class Searcher {
  private:
   friend class Worker;
   TranspositionTable tt_;
+  // Shared by the threads of a search; made the first time a search has more than one.
+  std::unique_ptr<MovesInProgress> moves_in_progress_;
   SearchOptions options_;
   std::atomic<bool> stop_{false};
 };

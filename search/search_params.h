@@ -21,6 +21,9 @@ inline constexpr int kEndgameEvalOrderingMinPlies = 10;
 inline constexpr int kEndgameEtcMinPlies = 6;
 // While solving, moves are ordered by the evaluation after them from this depth up.
 inline constexpr int kEvalOrderingMinDepth = 5;
+// With several threads, solving nodes from this depth up defer the moves another thread is
+// searching (Simplified ABDADA).
+inline constexpr int kDeferMinDepth = 6;
 // While solving, children are looked up in the table before searching from this depth up.
 inline constexpr int kEtcMinDepth = 4;
 // Late move reductions: no reduction for the first moves or at shallow depth.

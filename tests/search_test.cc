@@ -1,6 +1,8 @@
 #include "search/search.h"
 
 #include <algorithm>
+#include <thread>
+#include <vector>
 
 #include "absl/strings/str_split.h"
 #include "engine/movegen.h"
@@ -8,6 +10,7 @@
 #include "engine/symmetry.h"
 #include "gtest/gtest.h"
 #include "search/evaluate.h"
+#include "search/moves_in_progress.h"
 #include "search/timeman.h"
 #include "search/tt.h"
 #include "tests/test_util.h"
@@ -67,6 +70,26 @@ TEST_P(SolverTest, MoreThreadsLeaveTheSolveExact) {
       Position child = position;
       child.Play(result.best_move);
       EXPECT_EQ(-BruteForceMargin(child), margin) << "seed " << seed << " threads " << threads;
+    }
+  }
+}
+
+TEST_P(SolverTest, ThreadsThatDeferMovesStayExact) {
+  // Far enough from the end for the threads to defer each other's moves (Simplified ABDADA,
+  // from params::kDeferMinDepth plies left): the value is one thread's, and the move
+  // achieves it.
+  for (std::uint64_t seed = 300; seed < 306; ++seed) {
+    const Position position = testing::RandomGame(seed, 29 + static_cast<int>(seed % 2)).back();
+    const SearchResult alone = SearchToDepth(position, kTotalPlies, 1, GetParam());
+    ASSERT_TRUE(alone.exact);
+    for (const int threads : {2, 4}) {
+      const SearchResult result = SearchToDepth(position, kTotalPlies, threads, GetParam());
+      ASSERT_TRUE(result.exact);
+      ASSERT_EQ(result.score, alone.score) << "seed " << seed << " threads " << threads;
+      Position child = position;
+      child.Play(result.best_move);
+      EXPECT_EQ(-SearchToDepth(child, kTotalPlies, 1, GetParam()).score, alone.score)
+          << "seed " << seed << " threads " << threads;
     }
   }
 }
@@ -279,6 +302,43 @@ TEST(TimeManagementTest, PlansToUseMostOfTheCourseClockOverTheGame) {
   EXPECT_GE(clock, 0);
   EXPECT_LT(clock, 900000 / 10) << "more than 90% of the clock is used";
   EXPECT_LT(largest, 900000 / 8) << "no single move gets an eighth of the clock";
+}
+
+TEST(MovesInProgressTest, HoldsWhatIsAddedUntilRemoved) {
+  MovesInProgress moves;
+  const Move a = *ParseMove("GR04"), b = *ParseMove("RC14");
+  const std::uint64_t key = 0x0123456789ABCDEFull;
+  EXPECT_NE(MovesInProgress::KeyOf(key, a), MovesInProgress::KeyOf(key, b));
+  EXPECT_FALSE(moves.Contains(MovesInProgress::KeyOf(key, a)));
+  moves.Add(MovesInProgress::KeyOf(key, a));
+  EXPECT_TRUE(moves.Contains(MovesInProgress::KeyOf(key, a)));
+  EXPECT_FALSE(moves.Contains(MovesInProgress::KeyOf(key, b)));
+  moves.Remove(MovesInProgress::KeyOf(key, a));
+  EXPECT_FALSE(moves.Contains(MovesInProgress::KeyOf(key, a)));
+  // A full set gives up its first way: still never a false "free" for the newest move.
+  for (std::uint64_t i = 1; i <= 6; ++i) moves.Add(key + (i << 40));
+  EXPECT_TRUE(moves.Contains(key + (6ull << 40)));
+}
+
+TEST(MovesInProgressTest, ThreadsAddAndRemoveConcurrently) {
+  // For TSan: the set is shared without locks.
+  MovesInProgress moves;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&moves, t] {
+      for (std::uint64_t i = 0; i < 20000; ++i) {
+        const std::uint64_t key = (i % 64) * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(t);
+        moves.Add(key);
+        moves.Remove(key);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (std::uint64_t i = 0; i < 64; ++i) {
+    for (std::uint64_t t = 0; t < 4; ++t) {
+      EXPECT_FALSE(moves.Contains(i * 0x9E3779B97F4A7C15ull + t)) << "all removed";
+    }
+  }
 }
 
 TEST(EvaluateTest, IsAntisymmetricAtTheEndAndSymmetricUnderTransforms) {
