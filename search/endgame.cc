@@ -12,8 +12,8 @@
 namespace divercite {
 namespace {
 
-// Ordering keys: the table's move, then points now, then history (below one point).
-constexpr int kTableMoveKey = 1 << 30;
+// Ordering keys (the table's move is searched before any ordering): points now, then
+// history (below one point).
 constexpr int kPointKey = 1 << 16;
 constexpr std::uint32_t kHistoryCap = (1u << 24) - 1;
 constexpr int kHistoryShift = 8;  // history below one point's key
