@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <thread>
+#include <utility>
 
 #include "absl/container/inlined_vector.h"
 #include "engine/canonical_key.h"
@@ -242,8 +243,8 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   int best_value = -kInfiniteValue;
   Move best_move;
   int searched = 0;
-  // Searches one move; true on a cutoff.
-  auto search_move = [&](Move move) {
+  // Searches one move (`quiet` as the orderer said when it gave it); true on a cutoff.
+  auto search_move = [&](Move move, bool quiet) {
     SymmetricKeys child_keys = keys;
     child_keys.Play(move, us);
     shared_.tt.Prefetch(child_keys.Canonical().key);
@@ -261,7 +262,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
     } else {
       int reduction = 0;
       if (!solving && depth >= params::kLmrMinDepth && searched >= params::kLmrFirstReducedMove &&
-          orderer.LastWasQuiet()) {
+          quiet) {
         reduction = ReductionTable()[depth][std::min(searched, kMaxMoves)] - (pv_node ? 1 : 0);
         reduction = std::clamp(reduction, 0, depth - 2);
       }
@@ -287,7 +288,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
         if (value >= beta) {
           // Step 7. A cutoff: remember the move for siblings (killers) and for the whole
           // search (history), and punish the quiet moves tried before it.
-          if (orderer.LastWasQuiet()) {
+          if (quiet) {
             history_.RecordCutoff(us, ply, move, depth, orderer.TriedQuietMoves());
           }
           return true;
@@ -302,23 +303,27 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   // searching (Simplified ABDADA), and comes back to them once its other moves are done.
   MovesInProgress* const in_progress =
       solving && depth >= params::kDeferMinDepth ? shared_.moves_in_progress : nullptr;
-  absl::InlinedVector<Move, 16> deferred;
+  // A deferred move keeps the orderer's word on it: by the time it is searched, the orderer
+  // has given others.
+  absl::InlinedVector<std::pair<Move, bool>, 16> deferred;
   bool cut = false;
   for (Move move; !cut && orderer.Next(move);) {
     if (in_progress && searched > 0) {
       const std::uint64_t move_key = MovesInProgress::KeyOf(position.Key(), move);
       if (in_progress->Contains(move_key)) {
-        deferred.push_back(move);
+        deferred.emplace_back(move, orderer.LastWasQuiet());
         continue;
       }
       in_progress->Add(move_key);
-      cut = search_move(move);
+      cut = search_move(move, orderer.LastWasQuiet());
       in_progress->Remove(move_key);
     } else {
-      cut = search_move(move);
+      cut = search_move(move, orderer.LastWasQuiet());
     }
   }
-  for (size_t i = 0; !cut && i < deferred.size(); ++i) cut = search_move(deferred[i]);
+  for (size_t i = 0; !cut && i < deferred.size(); ++i) {
+    cut = search_move(deferred[i].first, deferred[i].second);
+  }
   if (shared_.stop.load(std::memory_order_relaxed)) return 0;
 
   // Step 8. Store the result in the canonical frame.
