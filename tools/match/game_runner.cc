@@ -48,7 +48,7 @@ GameRecord PlayGame(const GameSetup& setup) {
   record.p1 = setup.first->config().name;
   record.p2 = setup.second->config().name;
   record.start = setup.opening->start_string;
-  record.opening = absl::StrJoin(setup.opening->moves, " ");
+  record.opening = setup.opening->RecordedMoves();
   record.time_controls = {setup.first_tc->text, setup.second_tc->text};
 
   // Ends the game: `loser` (0 or 1) loses for `termination`, or -1 for the board's result.

@@ -4,7 +4,6 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "tools/match/protocol_log.h"
 #include "tools/match/worker_pool.h"
 
@@ -80,7 +79,7 @@ absl::StatusOr<std::vector<ScheduledGame>> MatchRunner::Pending(
     // The same names on another opening mean another -seed, -openings or start=: resuming
     // would mix two schedules (and a pair's two games could differ in opening).
     const Opening& opening = openings_[game.opening];
-    const std::string scheduled = absl::StrJoin(opening.moves, " ");
+    const std::string scheduled = opening.RecordedMoves();
     if (record.start != opening.start_string || record.opening != scheduled) {
       return absl::FailedPreconditionError(absl::StrCat(
           settings_.records_path, " holds game ", game.game + 1, " from opening '", record.opening,

@@ -60,6 +60,8 @@ std::vector<Opening> RandomOpenings(int count, int plies, std::uint64_t seed) {
 
 }  // namespace
 
+std::string Opening::RecordedMoves() const { return absl::StrJoin(moves, " "); }
+
 absl::StatusOr<Opening> ParseOpening(absl::string_view line) {
   Opening opening;
   opening.text = std::string(absl::StripAsciiWhitespace(line));

@@ -23,6 +23,9 @@ struct Opening {
   Position start;                  // the position the moves start from
   std::string start_string;        // its position string ("startpos" when the start)
   std::vector<std::string> moves;  // played from `start` before the engines take over
+
+  // The moves as a game's record holds them (its "opening" field, beside "start").
+  std::string RecordedMoves() const;
 };
 
 // The openings in the order they are used: from settings.openings_file (in file order, or
