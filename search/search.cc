@@ -299,8 +299,8 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
     return false;
   };
 
-  // Step 6a. With several threads, a solving node defers the moves another thread is
-  // searching (Simplified ABDADA), and comes back to them once its other moves are done.
+  // Step 6a. With several threads, a node defers the moves another thread is searching
+  // (Simplified ABDADA), and comes back to them once its other moves are done.
   MovesInProgress* const in_progress =
       depth >= params::kDeferMinDepth ? shared_.moves_in_progress : nullptr;
   // A deferred move keeps the orderer's word on it: by the time it is searched, the orderer

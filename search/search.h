@@ -13,7 +13,6 @@
 #include "engine/move.h"
 #include "engine/position.h"
 #include "search/eval_file.h"
-#include "search/moves_in_progress.h"
 #include "search/pattern_eval.h"
 #include "search/search_params.h"
 #include "search/timeman.h"
@@ -21,6 +20,8 @@
 #include "search/value.h"
 
 namespace divercite {
+
+class MovesInProgress;
 
 struct IterationInfo {
   int depth = 0;
