@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Exact-solve figures of several engine configurations, interleaved, as one table.
+
+    solve_table.py PLIES_LEFT[,PLIES_LEFT...] NAME=ENGINE[,Option=Value...] ... [--games 0,1,2,3,4]
+                   [--markdown]
+
+Each configuration runs in its own engine process (Hash 256 MiB unless an option says
+otherwise). For every number of plies left, every reference game's position that many plies
+before its end is solved (`go depth 40` after `ucinewgame`) by each configuration in turn, the
+order reversed from one position to the next, so that a noisy machine slows them alike.
+Prints each solve (wall and CPU seconds, value, nodes), then per configuration and plies
+left the median and the total wall and CPU time and the nodes, and the speed-up of each
+total against the first configuration's. Exactness is checked on the way: every
+configuration must report the same value for a position, else the script says so and
+exits with status 1 at the end.
+
+    solve_table.py 14,16 base=/tmp/old/divercite new=build/bin/divercite \\
+                   new2=build/bin/divercite,Threads=2
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from engine_figures import DEFAULT_GAMES, Engine, field, position_after  # noqa: E402
+from time_to_depth import configuration  # noqa: E402
+
+
+def plies_list(text):
+    try:
+        plies = [int(p) for p in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected plies left such as 14,16, got {text!r}")
+    if any(not 1 <= p <= 40 for p in plies):
+        raise argparse.ArgumentTypeError("plies left are between 1 and 40")
+    return plies
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("plies", type=plies_list)
+    parser.add_argument("configurations", nargs="+", type=configuration)
+    parser.add_argument("--games", default="0,1,2,3,4")
+    parser.add_argument("--markdown", action="store_true",
+                        help="also print the summary as a Markdown table")
+    args = parser.parse_args()
+    names = [name for name, _, _ in args.configurations]
+    if len(set(names)) != len(names):
+        parser.error("each configuration needs a name of its own")
+    with open(os.environ.get("DIVERCITE_REFERENCE_GAMES", DEFAULT_GAMES)) as file:
+        games = [json.loads(line) for line in file if line.strip()]
+    game_numbers = [int(g) for g in args.games.split(",")]
+    if any(not 0 <= g < len(games) for g in game_numbers):
+        parser.error(f"games are numbered 0 to {len(games) - 1}")
+
+    engines = {}
+    for name, command, options in args.configurations:
+        try:
+            engines[name] = Engine(command, {"Hash": "256", **options})
+        except OSError as error:
+            sys.exit(f"solve_table.py: cannot start {name}'s engine {command!r}: {error}")
+
+    # results[(name, plies)] = list of (game, wall, cpu, nodes)
+    results = {}
+    disagreements = 0
+    turn = 0
+    for plies in args.plies:
+        for game in game_numbers:
+            position = position_after(games[game]["moves"][:40 - plies])
+            order = names if turn % 2 == 0 else list(reversed(names))
+            turn += 1
+            values = {}
+            for name in order:
+                wall, cpu, info, move = engines[name].go(position, "go depth 40")
+                values[name] = int(field(info, "cp"))
+                nodes = int(field(info, "nodes"))
+                results.setdefault((name, plies), []).append((game, wall, cpu, nodes))
+                print(f"{plies:2} plies left, game {game}, {name:10} {wall:8.2f} s wall"
+                      f" {cpu:8.2f} s cpu  value {values[name]:>5}  nodes {nodes:>13,}"
+                      f"  bestmove {move}", flush=True)
+            if len(set(values.values())) > 1:
+                disagreements += 1
+                print(f"DISAGREEMENT at {plies} plies left, game {game}: {values}", flush=True)
+    for engine in engines.values():
+        engine.quit()
+
+    print()
+    rows = []
+    for plies in args.plies:
+        first_total = sum(r[1] for r in results[(names[0], plies)])
+        for name in names:
+            runs = results[(name, plies)]
+            walls = [r[1] for r in runs]
+            row = {
+                "plies": plies, "name": name,
+                "each": " / ".join(f"{r[1]:.2f}" for r in runs),
+                "median": statistics.median(walls), "total": sum(walls),
+                "cpu": sum(r[2] for r in runs), "nodes": sum(r[3] for r in runs),
+            }
+            row["speedup"] = first_total / row["total"] if row["total"] > 0 else float("inf")
+            rows.append(row)
+            print(f"{plies:2} plies left  {name:10} each {row['each']}  median {row['median']:.2f}"
+                  f"  total {row['total']:.2f} s wall {row['cpu']:.2f} s cpu"
+                  f"  nodes {row['nodes']:,}  speed-up {row['speedup']:.2f}x")
+    if args.markdown:
+        print()
+        print(f"| plies left | configuration | games {','.join(map(str, game_numbers))} (s) "
+              "| median (s) | total (s) | CPU (s) | nodes | speed-up |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+        for row in rows:
+            print(f"| {row['plies']} | {row['name']} | {row['each']} | {row['median']:.2f} "
+                  f"| {row['total']:.2f} | {row['cpu']:.2f} | {row['nodes'] / 1e6:.2f} M "
+                  f"| {row['speedup']:.2f}x |")
+    if disagreements:
+        print(f"solve_table.py: {disagreements} position(s) with different values", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
