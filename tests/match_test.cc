@@ -401,6 +401,25 @@ TEST(MatchCliTest, EachFillsInWhatAnEngineLeftOut) {
   EXPECT_EQ(settings->stall_timeout, absl::Seconds(10));
 }
 
+TEST(MatchCliTest, WarnsWhenTheGamesAtOnceNeedMoreThreadsThanCores) {
+  absl::StatusOr<MatchSettings> settings = ParseMatchSettings(
+      Args("-engine cmd=a option.Threads=1 tc=5 -engine cmd=b option.threads=2 tc=5 "
+           "-concurrency 2"));
+  ASSERT_TRUE(settings.ok()) << settings.status();
+  EXPECT_EQ(OversubscriptionWarning(*settings, 2),
+            "-concurrency 2 with Threads=2 (b) asks for up to 4 threads on 2 cores: the "
+            "engines will share cores and lose time on their clocks");
+  EXPECT_EQ(OversubscriptionWarning(*settings, 4), "");
+  settings->concurrency = 1;
+  EXPECT_EQ(OversubscriptionWarning(*settings, 2), "") << "one game at a time fits";
+  settings = ParseMatchSettings(Args("-engine cmd=a tc=5 -engine cmd=b tc=5 -concurrency 3"));
+  ASSERT_TRUE(settings.ok()) << settings.status();
+  EXPECT_EQ(OversubscriptionWarning(*settings, 2),
+            "-concurrency 3 with Threads=1 asks for up to 3 threads on 2 cores: the engines "
+            "will share cores and lose time on their clocks");
+  EXPECT_EQ(OversubscriptionWarning(*settings, 0), "") << "cores unknown: no warning";
+}
+
 TEST(TimeControlTest, ParsesEveryKind) {
   EXPECT_EQ(ParseTimeControl("tc", "inf")->kind, TimeControl::Kind::kUnlimited);
   EXPECT_EQ(ParseTimeControl("st", "0.25")->movetime_ms, 250);

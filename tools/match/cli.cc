@@ -359,4 +359,25 @@ std::string UsageText() {
 )";
 }
 
+std::string OversubscriptionWarning(const MatchSettings& settings, int cores) {
+  int most_threads = 1;
+  std::string busiest;
+  for (const EngineSpec& engine : settings.engines) {
+    for (const auto& [name, value] : engine.config.options) {
+      int threads = 0;
+      if (absl::EqualsIgnoreCase(name, "Threads") && absl::SimpleAtoi(value, &threads) &&
+          threads > most_threads) {
+        most_threads = threads;
+        busiest = engine.config.name;
+      }
+    }
+  }
+  const int games_at_once = settings.concurrency;
+  if (cores <= 0 || static_cast<long long>(games_at_once) * most_threads <= cores) return "";
+  return absl::StrCat("-concurrency ", games_at_once, " with Threads=", most_threads,
+                      busiest.empty() ? "" : absl::StrCat(" (", busiest, ")"), " asks for up to ",
+                      games_at_once * most_threads, " threads on ", cores,
+                      " cores: the engines will share cores and lose time on their clocks");
+}
+
 }  // namespace divercite

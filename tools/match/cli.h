@@ -31,6 +31,12 @@ absl::StatusOr<MatchSettings> ParseMatchSettings(const std::vector<std::string>&
 // The text of --help.
 std::string UsageText();
 
+// A warning when the games played at once can ask for more threads than the machine has
+// `cores`: each game thinks with one engine at a time, so a game needs its engines' larger
+// `Threads` option (1 when not set). Engines that share cores lose time on their clocks, and
+// a thread-scaling match measures the machine instead. Empty when the threads fit.
+std::string OversubscriptionWarning(const MatchSettings& settings, int cores);
+
 }  // namespace divercite
 
 #endif  // DIVERCITE_TOOLS_MATCH_CLI_H_

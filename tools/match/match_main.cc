@@ -2,6 +2,7 @@
 // shards, and the merge of the shards' records (see cli.h for the command line).
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tools/match/cli.h"
@@ -28,6 +29,9 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
+  const std::string warning = divercite::OversubscriptionWarning(
+      *settings, static_cast<int>(std::thread::hardware_concurrency()));
+  if (!warning.empty()) std::cerr << "divercite-match: warning: " << warning << "\n";
   divercite::MatchRunner runner(*settings, std::cout);
   if (absl::Status status = runner.Run(); !status.ok()) {
     std::cerr << "divercite-match: " << status.message() << "\n";
