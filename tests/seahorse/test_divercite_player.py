@@ -353,18 +353,22 @@ class PlayerInProcessTest(unittest.TestCase):
         state = state.apply_action(next(a for a in state.generate_possible_light_actions()
                                         if move_name(a) == "GR04"))
         cases = [
-            ({}, 123.4567, ["setoption name MoveOverhead value "
+            ({}, 123.4567, [f"setoption name Hash value {divercite_player.DEFAULT_HASH_MB}",
+                            "setoption name MoveOverhead value "
                             f"{divercite_player.DEFAULT_MOVE_OVERHEAD_MS}"],
              "go wtime 123456 btime 123456"),
             ({"DIVERCITE_OPTIONS": "Hash=64,MoveOverhead=40,Agent=skypiea_v5"}, 900,
              ["setoption name Hash value 64", "setoption name MoveOverhead value 40",
               "setoption name Agent value skypiea_v5"], "go wtime 900000 btime 900000"),
-            ({"DIVERCITE_MOVETIME": "150"}, 900, ["setoption name MoveOverhead value "
-                                                  f"{divercite_player.DEFAULT_MOVE_OVERHEAD_MS}"],
+            ({"DIVERCITE_MOVETIME": "150"}, 900,
+             [f"setoption name Hash value {divercite_player.DEFAULT_HASH_MB}",
+              "setoption name MoveOverhead value "
+              f"{divercite_player.DEFAULT_MOVE_OVERHEAD_MS}"],
              "go movetime 150"),
             # Capped so that the 20 moves left fit in the clock, the overhead kept for each.
-            ({"DIVERCITE_MOVETIME": "5000", "DIVERCITE_OPTIONS": "MoveOverhead=100"}, 42.0,
-             ["setoption name MoveOverhead value 100"], "go movetime 2000"),
+            ({"DIVERCITE_MOVETIME": "5000", "DIVERCITE_OPTIONS": "MoveOverhead=100,hash=32"},
+             42.0, ["setoption name MoveOverhead value 100", "setoption name hash value 32"],
+             "go movetime 2000"),
         ]
         for variables, remaining, options, go in cases:
             with self.subTest(variables=variables):

@@ -26,7 +26,8 @@ Environment variables:
   engine has: ``engine``, ``random``, ``greedy``, ``little_garden``, ``water_seven``,
   ``skypiea_v2``, ``skypiea_v5``, ``mcts``, ``impel_down``). An option the engine rejects is
   an error naming it. ``MoveOverhead`` defaults to ``DEFAULT_MOVE_OVERHEAD_MS`` (below: the
-  framework's measured per-move latency, which the master charges to our clock).
+  framework's measured per-move latency, which the master charges to our clock), ``Hash`` to
+  ``DEFAULT_HASH_MB`` (below: the table the endgame solves of the course clock need).
 - ``DIVERCITE_MOVETIME=<ms>`` — optional: ``go movetime <ms>`` instead of the clock, for fast
   games in tests and casual play (capped so that the rest of the game fits in the clock).
   The engine keeps ``MoveOverhead`` of it for the framework, so choose it above that.
@@ -79,6 +80,12 @@ from player_divercite import PlayerDivercite
 # a loaded machine or a real network between the two, and keeps only 20 x 0.25 = 5 s of
 # the 900-s clock in reserve over a whole game.
 DEFAULT_MOVE_OVERHEAD_MS = 250
+
+# The transposition table, in MiB, unless DIVERCITE_OPTIONS sets Hash. The course clock lets
+# the engine solve 16-18 plies from the end, and those solves need room: 16 plies before the
+# end of reference games 1 and 3, 93.3 / 93.7 M nodes with the engine's default 16 MiB,
+# 74.1 / 79.0 M with 64, 61.3 / 83.6 M with 256 (search/NOTES.md).
+DEFAULT_HASH_MB = 256
 
 # How long the engine may take to start (answer `uci` and `isready`).
 _STARTUP_TIMEOUT_S = 20.0
@@ -353,6 +360,8 @@ class MyPlayer(PlayerDivercite):
         options = _parse_options(os.environ.get("DIVERCITE_OPTIONS", ""))
         if not any(option.lower() == "moveoverhead" for option, _ in options):
             options.insert(0, ("MoveOverhead", str(DEFAULT_MOVE_OVERHEAD_MS)))
+        if not any(option.lower() == "hash" for option, _ in options):
+            options.insert(0, ("Hash", str(DEFAULT_HASH_MB)))
         self._options = options
         overhead = [value for option, value in options if option.lower() == "moveoverhead"]
         try:
