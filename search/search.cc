@@ -57,7 +57,8 @@ struct SharedSearch {
   std::atomic<bool>& stop;
   std::shared_ptr<const PatternWeights> eval_weights;
   int endgame_solver_plies;
-  MovesInProgress* moves_in_progress;  // null with one thread
+  MovesInProgress* moves_in_progress;     // null with one thread
+  std::atomic<bool> solving_root{false};  // the main worker's iteration is the exact solve
   std::int64_t Elapsed() const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
   }
@@ -102,6 +103,10 @@ class Worker {
     return shared_.stop.load(std::memory_order_relaxed);
   }
   void CheckLimits();
+  bool SolveFits(int plies_left) const {
+    return SolveFitsBudget(shared_.budget, plies_left, shared_.Elapsed(),
+                           nodes_of_all_ ? nodes_of_all_() : nodes());
+  }
   int SolveRoot(const SymmetricKeys& keys, int guess, Move& best);
   int FrontierSearch(const Position& position, const EvalState& eval, int beta);
   std::vector<Move> PrincipalVariation(Move first);
@@ -129,7 +134,10 @@ class Worker {
 };
 
 void Worker::CheckLimits() {
-  if (shared_.budget.hard_ms > 0 && shared_.Elapsed() >= shared_.budget.hard_ms) {
+  const std::int64_t hard_ms = shared_.solving_root.load(std::memory_order_relaxed)
+                                   ? std::max(shared_.budget.hard_ms, shared_.budget.solve_hard_ms)
+                                   : shared_.budget.hard_ms;
+  if (hard_ms > 0 && shared_.Elapsed() >= hard_ms) {
     shared_.stop.store(true, std::memory_order_relaxed);
   }
   if (shared_.limits.nodes > 0 && nodes_of_all_ && nodes_of_all_() >= shared_.limits.nodes) {
@@ -403,6 +411,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
     int score = 0;
     Move solved_move;
     if (depth == plies_left) {
+      if (index_ == 0) shared_.solving_root.store(true, std::memory_order_relaxed);
       score = SolveRoot(keys, previous_score, solved_move);
     } else {
       // Step 0. Aspiration: a narrow window around the last score, widened on failure.
@@ -455,7 +464,8 @@ void Worker::Run(const SearchCallbacks* callbacks) {
       result_.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
     }
     if (index_ != 0) {
-      if (depth + 1 < plies_left && depth + 1 + params::kSolverReach >= plies_left) {
+      if (depth + 1 < plies_left && depth + 1 + params::kSolverReach >= plies_left &&
+          SolveFits(plies_left)) {
         depth = plies_left - 1;  // jump to the solve, as the main worker does
       }
       continue;
@@ -485,9 +495,10 @@ void Worker::Run(const SearchCallbacks* callbacks) {
       if (shared_.Elapsed() >= shared_.budget.soft_ms * factor * kNewIterationShare) break;
     }
     previous_score = score;
-    // Once the end is within reach, the evaluation's iterations teach little: solve.
+    // Once the end is within reach, the evaluation's iterations teach little: solve, unless
+    // the solve cannot end before the hard limit (deeper iterations then use the time).
     if (depth + 1 < plies_left && depth + 1 + params::kSolverReach >= plies_left &&
-        max_depth == plies_left) {
+        max_depth == plies_left && SolveFits(plies_left)) {
       depth = plies_left - 1;
     }
   }

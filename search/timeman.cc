@@ -1,6 +1,7 @@
 #include "search/timeman.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace divercite {
 
@@ -17,7 +18,7 @@ TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply, std::int64_t
   TimeBudget budget;
   if (limits.movetime_ms > 0) {
     const std::int64_t t = std::max<std::int64_t>(1, limits.movetime_ms - move_overhead_ms);
-    return {t, t};
+    return {t, t, t};
   }
   const std::int64_t clock = limits.time_ms[Index(us)];
   if (clock < 0 || limits.infinite) return budget;
@@ -38,7 +39,30 @@ TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply, std::int64_t
       1, std::min<std::int64_t>(clock / 3 + increment, clock - move_overhead_ms));
   budget.hard_ms = std::clamp<std::int64_t>(budget.soft_ms * 4, 1, ceiling);
   budget.soft_ms = std::clamp<std::int64_t>(budget.soft_ms, 1, budget.hard_ms);
+  // The solve's limit keeps the overhead of every move still to play.
+  const std::int64_t solve_ceiling =
+      std::min<std::int64_t>(static_cast<std::int64_t>(clock * kSolveClockShare) + increment,
+                             clock - move_overhead_ms * moves_left);
+  budget.solve_hard_ms = std::max(budget.hard_ms, solve_ceiling);
   return budget;
+}
+
+double TypicalSolveNodes(int plies_left) {
+  // 16 plies left, reference games 0-4: 26-123 M nodes, 268 M in all; 18 plies, game 2:
+  // 590 M. About x4.5 a ply.
+  constexpr double kNodesAt16 = 40e6;
+  constexpr double kGrowthPerPly = 4.5;
+  return kNodesAt16 * std::pow(kGrowthPerPly, plies_left - 16);
+}
+
+bool SolveFitsBudget(const TimeBudget& budget, int plies_left, std::int64_t elapsed_ms,
+                     std::uint64_t nodes) {
+  const std::int64_t limit = std::max(budget.hard_ms, budget.solve_hard_ms);
+  if (limit <= 0) return true;
+  // The speed of the iterations so far; the solver's is higher, on the safe side again.
+  const double nodes_per_ms = static_cast<double>(nodes) / std::max<std::int64_t>(1, elapsed_ms);
+  if (nodes_per_ms <= 0) return true;
+  return TypicalSolveNodes(plies_left) / nodes_per_ms <= static_cast<double>(limit - elapsed_ms);
 }
 
 double TimeFactors::BestMoveStability(int iterations_since_change) {

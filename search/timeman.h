@@ -24,6 +24,10 @@ struct SearchLimits {
 struct TimeBudget {
   std::int64_t soft_ms = 0;  // start no new iteration past this (after the factors)
   std::int64_t hard_ms = 0;  // abort the search here; 0 = no limit
+  // The hard limit once the root is being solved to the end: a solve that ends plays the rest
+  // of the game perfectly, at almost no cost, so it may take more of the clock than an
+  // iteration of the evaluation. Never below hard_ms; 0 = no limit.
+  std::int64_t solve_hard_ms = 0;
 };
 
 // Our moves still to play, this one included.
@@ -42,6 +46,25 @@ TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply, std::int64_t
 // budget instead of running on to the hard limit (at tc=10 the opening's moves overshot to
 // 2-3 s each and starved the moves where the solver first reaches the end).
 inline constexpr double kNewIterationShare = 0.5;
+
+// What an exact solve from `plies_left` typically costs, in nodes: about the median of the
+// reference games' positions (search/NOTES.md), each ply multiplying the tree. A solve is
+// attempted when its typical cost fits: the cheaper half of the positions get solved a move
+// earlier, and a failed attempt costs at most kSolveClockShare of the clock.
+double TypicalSolveNodes(int plies_left);
+
+// The share of the clock an exact solve of the root may take. One that does not end leaves
+// the rest for the next move's solve, two plies shorter and some twenty times cheaper; one
+// that ends leaves moves that cost almost nothing (the 900-s course game that solved at ply
+// 24 ended with 219 s unused, after a 130-s limit had cut the 18-ply solve at ply 22).
+inline constexpr double kSolveClockShare = 0.5;
+
+// Whether a solve from `plies_left`, started after `elapsed_ms` of a search that has visited
+// `nodes` so far, typically ends within the budget's solve limit at the speed seen so far. Without
+// a hard limit (depth, nodes, infinite) it always can. Under the course's 900-s clock the 20-ply
+// solve attempted at ply 20 ran to the hard limit, 195 s for nothing.
+bool SolveFitsBudget(const TimeBudget& budget, int plies_left, std::int64_t elapsed_ms,
+                     std::uint64_t nodes);
 
 // Factors applied to the soft budget after each iteration, each clamped.
 struct TimeFactors {

@@ -304,6 +304,44 @@ TEST(TimeManagementTest, PlansToUseMostOfTheCourseClockOverTheGame) {
   EXPECT_LT(largest, 900000 / 8) << "no single move gets an eighth of the clock";
 }
 
+TEST(TimeManagementTest, AttemptsOnlySolvesThatTypicallyEndInTime) {
+  const TimeBudget none;  // depth, nodes or infinite: no hard limit
+  EXPECT_TRUE(SolveFitsBudget(none, 30, 1000, 1000));
+  // The course clock at ply 20: ~195 s left to the solve's limit at 8 M nodes/s.
+  const TimeBudget course{60000, 120000, 200000};
+  EXPECT_FALSE(SolveFitsBudget(course, 20, 5000, 40'000'000)) << "20 plies in 195 s";
+  EXPECT_TRUE(SolveFitsBudget(course, 18, 5000, 40'000'000)) << "18 plies in 195 s";
+  // tc=10 near the end: a second left is plenty for 12 plies, not for 16.
+  const TimeBudget fast{400, 1200, 1200};
+  EXPECT_TRUE(SolveFitsBudget(fast, 12, 200, 1'600'000));
+  EXPECT_FALSE(SolveFitsBudget(fast, 16, 200, 1'600'000));
+  EXPECT_FALSE(SolveFitsBudget(fast, 12, 1200, 9'600'000)) << "no time left at all";
+  EXPECT_GT(TypicalSolveNodes(18), 10 * TypicalSolveNodes(16));
+}
+
+TEST(TimeManagementTest, LetsTheExactSolveTakeUpToHalfTheClockAndNoMore) {
+  for (const std::int64_t clock : {100, 1000, 10000, 389000, 900000}) {
+    for (int ply = 0; ply < kTotalPlies; ++ply) {
+      SearchLimits limits;
+      limits.time_ms[0] = limits.time_ms[1] = clock;
+      const Player us = static_cast<Player>(ply % 2);
+      const TimeBudget budget = PlanTime(limits, us, ply, 30);
+      EXPECT_GE(budget.solve_hard_ms, budget.hard_ms);
+      if (budget.solve_hard_ms > budget.hard_ms) {
+        EXPECT_LE(budget.solve_hard_ms, clock / 2) << clock << " " << ply;
+        EXPECT_LE(budget.solve_hard_ms, clock - 30 * MovesLeft(ply)) << clock << " " << ply;
+      }
+    }
+  }
+  // The course game's ply 22, 389 s left: 130 s for the 18-ply solve was too little.
+  SearchLimits limits;
+  limits.time_ms[0] = limits.time_ms[1] = 389000;
+  EXPECT_EQ(PlanTime(limits, Player::kFirst, 22, 30).solve_hard_ms, 389000 / 2);
+  limits.movetime_ms = 5000;
+  const TimeBudget fixed = PlanTime(limits, Player::kFirst, 22, 30);
+  EXPECT_EQ(fixed.solve_hard_ms, fixed.hard_ms) << "a fixed move time stays fixed";
+}
+
 TEST(MovesInProgressTest, HoldsWhatIsAddedUntilRemoved) {
   MovesInProgress moves;
   const Move a = *ParseMove("GR04"), b = *ParseMove("RC14");
