@@ -464,6 +464,12 @@ void Worker::Run(const SearchCallbacks* callbacks) {
       result_.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
     }
     if (index_ != 0) {
+      // A helper's solve ends the search: its result is chosen (Searcher::Search), and the
+      // main worker has nothing left to add. `go infinite` still waits for `stop`.
+      if (result_.exact) {
+        if (!shared_.limits.infinite) shared_.stop.store(true, std::memory_order_relaxed);
+        break;
+      }
       if (depth + 1 < plies_left && depth + 1 + params::kSolverReach >= plies_left &&
           SolveFits(plies_left)) {
         depth = plies_left - 1;  // jump to the solve, as the main worker does
@@ -577,7 +583,13 @@ SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
   stop_.store(true, std::memory_order_relaxed);
   for (std::thread& helper : helpers) helper.join();
 
-  result = workers[0]->result();
+  // The deepest finished iteration of any worker (an exact solve is the deepest), the main
+  // worker's at equal depth: a helper one ply ahead when the time ran out knows more.
+  const Worker* chosen = workers[0].get();
+  for (const auto& worker : workers) {
+    if (worker->result().depth > chosen->result().depth) chosen = worker.get();
+  }
+  result = chosen->result();
   result.nodes = nodes_of_all();
   result.time_ms = shared.Elapsed();
   ClearStop();
