@@ -79,6 +79,37 @@ class Engine:
         self.process.wait()
 
 
+def reference_games():
+    """The course's reference games (dicts with "moves"), from $DIVERCITE_REFERENCE_GAMES or
+    ../shared/reference/games.jsonl beside the project."""
+    with open(os.environ.get("DIVERCITE_REFERENCE_GAMES", DEFAULT_GAMES)) as file:
+        return [json.loads(line) for line in file if line.strip()]
+
+
+def configuration(text):
+    """NAME=ENGINE[,Option=Value...], an argparse type: (name, command, options)."""
+    name, _, rest = text.partition("=")
+    parts = rest.split(",")
+    if not name or not parts[0]:
+        raise argparse.ArgumentTypeError(f"expected NAME=ENGINE[,Option=Value...], got {text!r}")
+    bad = [part for part in parts[1:] if "=" not in part]
+    if bad:
+        raise argparse.ArgumentTypeError(f"options are Option=Value, not {bad[0]!r}")
+    return name, parts[0], dict(part.split("=", 1) for part in parts[1:])
+
+
+def start_engines(configurations, program, defaults=None):
+    """One engine process per (name, command, options), the options over `defaults`; exits
+    naming `program` and the configuration if one cannot start."""
+    engines = {}
+    for name, command, options in configurations:
+        try:
+            engines[name] = Engine(command, {**(defaults or {}), **options})
+        except OSError as error:
+            sys.exit(f"{program}: cannot start {name}'s engine {command!r}: {error}")
+    return engines
+
+
 def field(info, name):
     return info[info.index(name) + 1]
 
@@ -103,8 +134,7 @@ def main():
     if bad:
         parser.error(f"options are Option=Value, not {bad[0]!r}")
     options = dict(item.split("=", 1) for item in rest)
-    with open(os.environ.get("DIVERCITE_REFERENCE_GAMES", DEFAULT_GAMES)) as file:
-        games = [json.loads(line) for line in file if line.strip()]
+    games = reference_games()
     engine = Engine(args.engine, options)
 
     if args.what == "solve":

@@ -18,14 +18,18 @@ exits with status 1 at the end.
                    new2=build/bin/divercite,Threads=2
 """
 import argparse
-import json
 import os
 import statistics
 import sys
+from collections import namedtuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from engine_figures import DEFAULT_GAMES, Engine, field, position_after  # noqa: E402
-from time_to_depth import configuration  # noqa: E402
+from engine_figures import (configuration, field, position_after, reference_games,  # noqa: E402
+                            start_engines)
+
+
+# One configuration's solve of one position.
+Solve = namedtuple("Solve", "wall cpu nodes")
 
 
 def plies_list(text):
@@ -50,20 +54,14 @@ def main():
     names = [name for name, _, _ in args.configurations]
     if len(set(names)) != len(names):
         parser.error("each configuration needs a name of its own")
-    with open(os.environ.get("DIVERCITE_REFERENCE_GAMES", DEFAULT_GAMES)) as file:
-        games = [json.loads(line) for line in file if line.strip()]
+    games = reference_games()
     game_numbers = [int(g) for g in args.games.split(",")]
     if any(not 0 <= g < len(games) for g in game_numbers):
         parser.error(f"games are numbered 0 to {len(games) - 1}")
 
-    engines = {}
-    for name, command, options in args.configurations:
-        try:
-            engines[name] = Engine(command, {"Hash": "256", **options})
-        except OSError as error:
-            sys.exit(f"solve_table.py: cannot start {name}'s engine {command!r}: {error}")
+    engines = start_engines(args.configurations, "solve_table.py")  # Hash 256 unless set
 
-    # results[(name, plies)] = list of (game, wall, cpu, nodes)
+    # results[(name, plies)]: the Solves of the games, in the order of --games
     results = {}
     disagreements = 0
     turn = 0
@@ -77,7 +75,7 @@ def main():
                 wall, cpu, info, move = engines[name].go(position, "go depth 40")
                 values[name] = int(field(info, "cp"))
                 nodes = int(field(info, "nodes"))
-                results.setdefault((name, plies), []).append((game, wall, cpu, nodes))
+                results.setdefault((name, plies), []).append(Solve(wall, cpu, nodes))
                 print(f"{plies:2} plies left, game {game}, {name:10} {wall:8.2f} s wall"
                       f" {cpu:8.2f} s cpu  value {values[name]:>5}  nodes {nodes:>13,}"
                       f"  bestmove {move}", flush=True)
@@ -90,15 +88,16 @@ def main():
     print()
     rows = []
     for plies in args.plies:
-        first_total = sum(r[1] for r in results[(names[0], plies)])
+        first_total = sum(solve.wall for solve in results[(names[0], plies)])
         for name in names:
-            runs = results[(name, plies)]
-            walls = [r[1] for r in runs]
+            solves = results[(name, plies)]
+            walls = [solve.wall for solve in solves]
             row = {
                 "plies": plies, "name": name,
-                "each": " / ".join(f"{r[1]:.2f}" for r in runs),
+                "each": " / ".join(f"{wall:.2f}" for wall in walls),
                 "median": statistics.median(walls), "total": sum(walls),
-                "cpu": sum(r[2] for r in runs), "nodes": sum(r[3] for r in runs),
+                "cpu": sum(solve.cpu for solve in solves),
+                "nodes": sum(solve.nodes for solve in solves),
             }
             row["speedup"] = first_total / row["total"] if row["total"] > 0 else float("inf")
             rows.append(row)

@@ -14,24 +14,13 @@ the nodes per repeat, and the speed-up of each median against the first configur
     time_to_depth.py 8 one=build/bin/divercite,Threads=1 two=build/bin/divercite,Threads=2
 """
 import argparse
-import json
 import os
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from engine_figures import DEFAULT_GAMES, Engine, field, position_after  # noqa: E402
-
-
-def configuration(text):
-    name, _, rest = text.partition("=")
-    parts = rest.split(",")
-    if not name or not parts[0]:
-        raise argparse.ArgumentTypeError(f"expected NAME=ENGINE[,Option=Value...], got {text!r}")
-    bad = [part for part in parts[1:] if "=" not in part]
-    if bad:
-        raise argparse.ArgumentTypeError(f"options are Option=Value, not {bad[0]!r}")
-    return name, parts[0], dict(part.split("=", 1) for part in parts[1:])
+from engine_figures import (configuration, field, position_after, reference_games,  # noqa: E402
+                            start_engines)
 
 
 def main():
@@ -48,17 +37,11 @@ def main():
     plies = [int(p) for p in args.plies.split(",")]
     if any(ply < 0 or ply + args.depth + 6 >= 40 for ply in plies):
         parser.error("every ply must be >= 0 and leave the solver out of reach (ply + depth < 34)")
-    with open(os.environ.get("DIVERCITE_REFERENCE_GAMES", DEFAULT_GAMES)) as file:
-        games = [json.loads(line) for line in file if line.strip()]
+    games = reference_games()
     positions = [position_after(games[int(g)]["moves"][:ply])
                  for g in args.games.split(",") for ply in plies]
 
-    engines = {}
-    for name, command, options in args.configurations:
-        try:
-            engines[name] = Engine(command, {"Hash": "64", **options})
-        except OSError as error:
-            sys.exit(f"time_to_depth.py: cannot start {name}'s engine {command!r}: {error}")
+    engines = start_engines(args.configurations, "time_to_depth.py", {"Hash": "64"})
     totals = {name: [] for name in engines}
     nodes = {name: [] for name in engines}
     for repeat in range(args.repeat):
