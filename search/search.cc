@@ -103,9 +103,10 @@ class Worker {
     return shared_.stop.load(std::memory_order_relaxed);
   }
   void CheckLimits();
+  // Every worker's nodes where the searcher gave their sum (the main worker), else its own.
+  std::uint64_t NodesOfAll() const { return nodes_of_all_ ? nodes_of_all_() : nodes(); }
   bool SolveFits(int plies_left) const {
-    return SolveFitsBudget(shared_.budget, plies_left, shared_.Elapsed(),
-                           nodes_of_all_ ? nodes_of_all_() : nodes());
+    return SolveFitsBudget(shared_.budget, plies_left, shared_.Elapsed(), NodesOfAll());
   }
   int SolveRoot(const SymmetricKeys& keys, int guess, Move& best);
   int FrontierSearch(const Position& position, const EvalState& eval, int beta);
@@ -441,7 +442,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
           info.seldepth = seldepth_;
           info.score = score;
           info.bound = bound;
-          info.nodes = nodes_of_all_ ? nodes_of_all_() : nodes();
+          info.nodes = NodesOfAll();
           info.time_ms = shared_.Elapsed();
           info.hashfull = shared_.tt.HashFull();
           info.pv = {pv_[0][0]};
@@ -477,7 +478,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
       continue;
     }
 
-    result_.nodes = nodes_of_all_ ? nodes_of_all_() : nodes();
+    result_.nodes = NodesOfAll();
     result_.time_ms = shared_.Elapsed();
     if (callbacks && callbacks->on_iteration) {
       IterationInfo info;
