@@ -86,16 +86,24 @@ def reference_games():
         return [json.loads(line) for line in file if line.strip()]
 
 
+def engine_options(items):
+    """Option=Value strings as a dict for setoption; ValueError names the first without "="."""
+    bad = [item for item in items if "=" not in item]
+    if bad:
+        raise ValueError(f"options are Option=Value, not {bad[0]!r}")
+    return dict(item.split("=", 1) for item in items)
+
+
 def configuration(text):
     """NAME=ENGINE[,Option=Value...], an argparse type: (name, command, options)."""
     name, _, rest = text.partition("=")
     parts = rest.split(",")
     if not name or not parts[0]:
         raise argparse.ArgumentTypeError(f"expected NAME=ENGINE[,Option=Value...], got {text!r}")
-    bad = [part for part in parts[1:] if "=" not in part]
-    if bad:
-        raise argparse.ArgumentTypeError(f"options are Option=Value, not {bad[0]!r}")
-    return name, parts[0], dict(part.split("=", 1) for part in parts[1:])
+    try:
+        return name, parts[0], engine_options(parts[1:])
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error))
 
 
 def start_engines(configurations, program, defaults=None):
@@ -130,10 +138,10 @@ def main():
     args = parser.parse_intermixed_args()
     rest = list(args.rest)
     args.plies_left = int(rest.pop(0)) if rest and rest[0].isdigit() else None
-    bad = [item for item in rest if "=" not in item]
-    if bad:
-        parser.error(f"options are Option=Value, not {bad[0]!r}")
-    options = dict(item.split("=", 1) for item in rest)
+    try:
+        options = engine_options(rest)
+    except ValueError as error:
+        parser.error(str(error))
     games = reference_games()
     engine = Engine(args.engine, options)
 
