@@ -105,8 +105,11 @@ class Worker {
   void CheckLimits();
   // Every worker's nodes where the searcher gave their sum (the main worker), else its own.
   std::uint64_t NodesOfAll() const { return nodes_of_all_ ? nodes_of_all_() : nodes(); }
-  bool SolveFits(int plies_left) const {
-    return SolveFitsBudget(shared_.budget, plies_left, shared_.Elapsed(), NodesOfAll());
+  // Whether the iteration after `depth` should be the exact solve: the end is within the
+  // solver's reach and such a solve typically ends before the solve's hard limit.
+  bool SolveNext(int depth, int plies_left) const {
+    return depth + 1 < plies_left && depth + 1 + params::kSolverReach >= plies_left &&
+           SolveFitsBudget(shared_.budget, plies_left, shared_.Elapsed(), NodesOfAll());
   }
   int SolveRoot(const SymmetricKeys& keys, int guess, Move& best);
   int FrontierSearch(const Position& position, const EvalState& eval, int beta);
@@ -136,7 +139,7 @@ class Worker {
 
 void Worker::CheckLimits() {
   const std::int64_t hard_ms = shared_.solving_root.load(std::memory_order_relaxed)
-                                   ? std::max(shared_.budget.hard_ms, shared_.budget.solve_hard_ms)
+                                   ? shared_.budget.SolveLimitMs()
                                    : shared_.budget.hard_ms;
   if (hard_ms > 0 && shared_.Elapsed() >= hard_ms) {
     shared_.stop.store(true, std::memory_order_relaxed);
@@ -471,10 +474,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
         if (!shared_.limits.infinite) shared_.stop.store(true, std::memory_order_relaxed);
         break;
       }
-      if (depth + 1 < plies_left && depth + 1 + params::kSolverReach >= plies_left &&
-          SolveFits(plies_left)) {
-        depth = plies_left - 1;  // jump to the solve, as the main worker does
-      }
+      if (SolveNext(depth, plies_left)) depth = plies_left - 1;  // as the main worker does
       continue;
     }
 
@@ -504,10 +504,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
     previous_score = score;
     // Once the end is within reach, the evaluation's iterations teach little: solve, unless
     // the solve cannot end before the hard limit (deeper iterations then use the time).
-    if (depth + 1 < plies_left && depth + 1 + params::kSolverReach >= plies_left &&
-        max_depth == plies_left && SolveFits(plies_left)) {
-      depth = plies_left - 1;
-    }
+    if (max_depth == plies_left && SolveNext(depth, plies_left)) depth = plies_left - 1;
   }
 }
 

@@ -57,7 +57,7 @@ double TypicalSolveNodes(int plies_left) {
 
 bool SolveFitsBudget(const TimeBudget& budget, int plies_left, std::int64_t elapsed_ms,
                      std::uint64_t nodes) {
-  const std::int64_t limit = std::max(budget.hard_ms, budget.solve_hard_ms);
+  const std::int64_t limit = budget.SolveLimitMs();
   if (limit <= 0) return true;
   // The speed of the iterations so far; the solver's is higher, on the safe side again.
   const double nodes_per_ms = static_cast<double>(nodes) / std::max<std::int64_t>(1, elapsed_ms);

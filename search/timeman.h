@@ -4,6 +4,7 @@
 #ifndef DIVERCITE_SEARCH_TIMEMAN_H_
 #define DIVERCITE_SEARCH_TIMEMAN_H_
 
+#include <algorithm>
 #include <cstdint>
 
 #include "engine/types.h"
@@ -28,6 +29,8 @@ struct TimeBudget {
   // of the game perfectly, at almost no cost, so it may take more of the clock than an
   // iteration of the evaluation. Never below hard_ms; 0 = no limit.
   std::int64_t solve_hard_ms = 0;
+  // The hard limit while the root is being solved.
+  std::int64_t SolveLimitMs() const { return std::max(hard_ms, solve_hard_ms); }
 };
 
 // Our moves still to play, this one included.
