@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs missing dependencies, then configures and builds the Release tree in build/.
+# Arguments are passed to CMake's configure step (e.g. -DDIVERCITE_ARCH=x86-64-v2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 cmake --build build

@@ -3,7 +3,7 @@
 # skypiea_v5 (untimed, its full depth schedule), both colours on each opening.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh
+scripts/build.sh -DDIVERCITE_WERROR=OFF
 
 records=build/main-match.jsonl
 rm -f "$records"

@@ -3,12 +3,12 @@
 # a Debug build (assertions on) over the C++ tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh
+scripts/build.sh -DDIVERCITE_WERROR=ON
 scripts/check-format.sh
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 
 echo "== Debug build with assertions (build-debug/), C++ tests"
-cmake -S . -B build-debug -G Ninja -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake -S . -B build-debug -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDIVERCITE_WERROR=ON >/dev/null
 cmake --build build-debug
 # The course bridge's Python tests and the shard scripts time real games and clusters: the
 # Release tree covers them.
