@@ -84,8 +84,8 @@ def overheads(moves: list[tuple]) -> tuple[list[float], list[float], list[float]
     the time charged beyond the engine's own search time, what MoveOverhead must cover."""
     framework, bridge, total = [], [], []
     moves = sorted(moves)
-    for (ply, compute, engine, remaining, _), (_, _, _, next_remaining, _) in zip(moves,
-                                                                                    moves[1:]):
+    for (ply, compute, engine, remaining, _), (_, _, _, next_remaining, _) in zip(
+            moves, moves[1:]):
         charged = (remaining - next_remaining) * 1000.0
         framework.append(charged - compute)
         if engine is not None:

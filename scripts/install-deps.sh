@@ -7,7 +7,7 @@
 # last line.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ clang-format libabsl-dev libgtest-dev libbenchmark-dev
+packages=(cmake ninja-build g++ clang-format flake8 libabsl-dev libgtest-dev libbenchmark-dev
   libmimalloc-dev nlohmann-json3-dev libeigen3-dev
   python3 python3-loguru python3-socketio python3-aiohttp python3-nest-asyncio python3-colorama
   python3-numpy python3-matplotlib

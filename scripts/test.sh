@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Everything CI checks, in order: the sources' format, the Release build and every test, then
+# Everything CI checks, in order: the C++ sources' format and the Python linter, the Release build and every test, then
 # a Debug build (assertions on) over the C++ tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh -DDIVERCITE_WERROR=ON
 scripts/check-format.sh
+flake8 --count  # every Python file, as .flake8 says
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 
 echo "== Debug build with assertions (build-debug/), C++ tests"

@@ -41,7 +41,8 @@ def bradley_terry(names, points, played):
         new = {}
         for i in names:
             won = sum(points[i][j] + 0.5 for j in names if played[i][j])
-            den = sum((played[i][j] + 1) / (strength[i] + strength[j]) for j in names if played[i][j])
+            den = sum((played[i][j] + 1) / (strength[i] + strength[j])
+                      for j in names if played[i][j])
             new[i] = won / den if den else strength[i]
         mean = math.exp(sum(math.log(v) for v in new.values()) / len(new))
         new = {n: v / mean for n, v in new.items()}
@@ -117,7 +118,8 @@ def board_picture(game, output):
                 edge = "black" if owner == 0 else "white"
                 if kind == "C":
                     axis.add_patch(Rectangle((x - 0.2, y - 0.2), 0.4, 0.4, angle=0,
-                                             facecolor=COLOURS[colour], edgecolor=edge, linewidth=2.2))
+                                             facecolor=COLOURS[colour], edgecolor=edge,
+                                             linewidth=2.2))
                 else:
                     axis.add_patch(plt.Circle((x, y), 0.17, facecolor=COLOURS[colour],
                                               edgecolor=edge, linewidth=2.2))
@@ -126,8 +128,9 @@ def board_picture(game, output):
     axis.set_aspect("equal")
     axis.axis("off")
     final = game.get("final", ["?", "?"])
-    axis.set_title(f"{game['p1']} (black edge) {final[0]} - {final[1]} {game['p2']} (white edge)\n"
-                   f"result {game['result']}, {game['termination']}; squares: cities, circles: resources")
+    axis.set_title(f"{game['p1']} (black edge) {final[0]} - {final[1]} {game['p2']} "
+                   f"(white edge)\nresult {game['result']}, {game['termination']}; "
+                   "squares: cities, circles: resources")
     figure.tight_layout()
     figure.savefig(output, dpi=110)
     plt.close(figure)

@@ -53,7 +53,8 @@ protocol (stdin/stdout, one command a line):
      [movestogo N] [movetime MS] [depth N] [nodes N] [infinite]
                                 bestmove <move>; the agent gets remaining_time = its own
                                 clock (wtime/p1time or btime/p2time) in seconds, or 900
-                                when the go has none for its side. movestogo, movetime, depth, nodes, infinite and the
+                                when the go has none for its side. movestogo, movetime,
+                                depth, nodes, infinite and the
                                 increments are accepted and ignored: a course agent
                                 schedules its own time.
   setoption name Seed value N   before each move, seed Python's random (and numpy's global
