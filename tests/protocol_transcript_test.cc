@@ -5,8 +5,9 @@
 // Each command's answer is collected before the next is sent (up to `bestmove` after a go,
 // else up to the `readyok` of an `isready` sent behind it, which is left out), so the
 // transcript does not depend on timing. Timings are masked: `nps N`, `time N` and bench's
-// rate and total become `*`. After a deliberate change of output, regenerate the file with
-// DIVERCITE_UPDATE_TRANSCRIPT=1 and review the diff.
+// rate and total become `*`; so does the version on the `id name` line (it names the commit). After
+// a deliberate change of output, regenerate the file with DIVERCITE_UPDATE_TRANSCRIPT=1 and review
+// the diff.
 #include <cstdlib>
 #include <fstream>
 #include <regex>
@@ -27,7 +28,9 @@ const std::string kOutputPath = std::string(DIVERCITE_TEST_DATA_DIR) + "/protoco
 std::string Masked(const std::string& line) {
   static const std::regex kTimings(R"(\b(nps|time) \d+)");
   static const std::regex kBenchTimings(R"(^(Nodes/second|Total time \(ms\)): \d+$)");
+  static const std::regex kVersion(R"(^id name Divercite .+$)");
   std::string masked = std::regex_replace(line, kTimings, "$1 *");
+  masked = std::regex_replace(masked, kVersion, "id name Divercite *");
   return std::regex_replace(masked, kBenchTimings, "$1: *");
 }
 

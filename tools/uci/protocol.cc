@@ -14,11 +14,11 @@
 #include "search/bench.h"
 #include "search/evaluate.h"
 #include "tools/uci/board_picture.h"
+#include "tools/uci/build_info.h"
 
 namespace divercite {
 namespace {
 
-constexpr absl::string_view kEngineName = "Divercite 0.2";
 constexpr absl::string_view kEngineAuthor = "the Divercite engine developers";
 
 absl::string_view ResultText(GameResult result) {
@@ -123,7 +123,7 @@ bool Protocol::HandleLine(absl::string_view line) {
 }
 
 void Protocol::Identify(absl::string_view dialect) {
-  Send(absl::StrCat("id name ", kEngineName));
+  Send(absl::StrCat("id name Divercite ", EngineVersion()));
   Send(absl::StrCat("id author ", kEngineAuthor));
   for (const EngineOption& option : session_.options().options()) {
     if (option.type == EngineOption::Type::kSpin) {
@@ -359,6 +359,7 @@ void Protocol::Send(absl::string_view line) {
 }
 
 void Protocol::SendError(absl::string_view reason) {
+  ++errors_sent_;
   Send(absl::StrCat("info string error: ", reason));
 }
 

@@ -12,6 +12,7 @@
 #ifndef DIVERCITE_TOOLS_UCI_PROTOCOL_H_
 #define DIVERCITE_TOOLS_UCI_PROTOCOL_H_
 
+#include <atomic>
 #include <istream>
 #include <mutex>
 #include <ostream>
@@ -42,6 +43,10 @@ class Protocol {
 
   const Position& position() const { return session_.position(); }
 
+  // How many `info string error` lines were sent: a command given on the command line exits
+  // with a failure status when its answer was an error.
+  int errors_sent() const { return errors_sent_; }
+
  private:
   using Arguments = std::vector<absl::string_view>;
 
@@ -65,6 +70,7 @@ class Protocol {
 
   std::ostream& out_;
   std::mutex out_mutex_;
+  std::atomic<int> errors_sent_ = 0;
   EngineSession session_;
 };
 
