@@ -1,12 +1,34 @@
-# System packages (Debian): libabsl-dev, libgtest-dev, libbenchmark-dev, libmimalloc-dev,
-# nlohmann-json3-dev, libeigen3-dev. scripts/install-deps.sh installs whichever is missing.
+# System packages, found by need (Debian's names; scripts/install-deps.sh TIER installs them):
+#   the engine (divercite, divercite-perft): libabsl-dev, libmimalloc-dev  -> tier "engine"
+#   the tools (match runner, analysis, tuners): + nlohmann-json3-dev, libeigen3-dev -> "tools"
+#   the tests and the micro-benchmarks: + libgtest-dev, libbenchmark-dev   -> "tests"
+# A missing package stops the configure step with what to install, or which part to leave out.
 
-find_package(absl REQUIRED CONFIG)
-find_package(GTest REQUIRED)
-find_package(benchmark REQUIRED CONFIG)
-find_package(mimalloc REQUIRED CONFIG)
-find_package(nlohmann_json 3 REQUIRED)
-find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+function(divercite_require package tier what)
+  find_package(${package} ${ARGN})
+  if(NOT ${package}_FOUND)
+    message(FATAL_ERROR "${what} needs ${package}: install it with `scripts/install-deps.sh "
+      "${tier}`, or leave that part out (-DDIVERCITE_TOOLS=OFF for the engine alone, "
+      "-DDIVERCITE_TESTS=OFF without the tests and benchmarks)")
+  endif()
+endfunction()
+
+option(DIVERCITE_TOOLS "Build the match runner, the analysis and the tuners" ON)
+option(DIVERCITE_TESTS "Build the tests and the micro-benchmarks (needs DIVERCITE_TOOLS)" ON)
+if(DIVERCITE_TESTS AND NOT DIVERCITE_TOOLS)
+  message(FATAL_ERROR "The tests run the tools: with -DDIVERCITE_TOOLS=OFF, add -DDIVERCITE_TESTS=OFF")
+endif()
+
+divercite_require(absl engine "The engine" CONFIG)
+divercite_require(mimalloc engine "The engine" CONFIG)
+if(DIVERCITE_TOOLS)
+  divercite_require(nlohmann_json tools "The tools" 3)
+  divercite_require(Eigen3 tools "The tuners" 3.3 NO_MODULE)
+endif()
+if(DIVERCITE_TESTS)
+  divercite_require(GTest tests "The tests")
+  divercite_require(benchmark tests "The micro-benchmarks" CONFIG)
+endif()
 
 # mimalloc replaces malloc in every executable. Sanitizers bring their own allocator, so it
 # is left out of sanitizer builds.

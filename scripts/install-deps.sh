@@ -1,20 +1,47 @@
 #!/usr/bin/env bash
-# Installs with apt whichever dependency is missing; does nothing when all are present.
-# The C++ build and its format check need the first two lines of packages; the course bridge
-# (tools/seahorse/) and its tests run the course's own framework on Debian's Python 3
-# (/usr/bin/python3) with the next two; plots use matplotlib. The match runner's shards are
-# tested under Slurm (a single-node cluster the test starts itself) and GNU parallel: the
-# last line.
+# Installs with apt whichever Debian package a part of the project needs and the machine
+# lacks; does nothing when all are present.
+#
+#   scripts/install-deps.sh [TIER...]     (default: all)
+#
+#   engine   divercite and divercite-perft: a compiler, CMake, Abseil, mimalloc
+#   tools    + the match runner, the analysis and the tuners: nlohmann-json, Eigen
+#   tests    + the tests, the micro-benchmarks, the format and Python checks, and the course
+#            framework's Python packages (tests/seahorse/ runs the course's own code)
+#   shards   the shard tests' cluster: Slurm, munge, GNU parallel
+#   plots    pictures of matches and analyses: matplotlib
+#   clang    Debian's Clang, which scripts/check-levels.sh compiles with too
+#   all      every tier
 set -euo pipefail
 
-packages=(cmake ninja-build g++ clang-format flake8 libabsl-dev libgtest-dev libbenchmark-dev
-  libmimalloc-dev nlohmann-json3-dev libeigen3-dev
+engine=(cmake ninja-build g++ libabsl-dev libmimalloc-dev)
+tools=("${engine[@]}" nlohmann-json3-dev libeigen3-dev)
+tests=("${tools[@]}" libgtest-dev libbenchmark-dev clang-format flake8
   python3 python3-loguru python3-socketio python3-aiohttp python3-nest-asyncio python3-colorama
-  python3-numpy python3-matplotlib
-  slurm-wlm munge parallel)
+  python3-numpy)
+shards=(slurm-wlm munge parallel)
+plots=(python3 python3-matplotlib)
+clang=(clang)
+
+packages=()
+for tier in "${@:-all}"; do
+  case "$tier" in
+    engine) packages+=("${engine[@]}") ;;
+    tools) packages+=("${tools[@]}") ;;
+    tests) packages+=("${tests[@]}") ;;
+    shards) packages+=("${shards[@]}") ;;
+    plots) packages+=("${plots[@]}") ;;
+    clang) packages+=("${clang[@]}") ;;
+    all) packages+=("${tests[@]}" "${shards[@]}" "${plots[@]}" "${clang[@]}") ;;
+    *)
+      echo "install-deps.sh: unknown tier '$tier' (engine, tools, tests, shards, plots, clang, all)" >&2
+      exit 2
+      ;;
+  esac
+done
 
 missing=()
-for package in "${packages[@]}"; do
+for package in $(printf '%s\n' "${packages[@]}" | sort -u); do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$package")
   fi

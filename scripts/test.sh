@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Everything CI checks, in order: the C++ sources' format and the Python linter, the Release build and every test, then
-# a Debug build (assertions on) over the C++ tests.
+# Everything CI checks, in order: the Release build (warnings are errors), the C++ sources'
+# format and the Python linter, every test; the instruction-set levels and the compiler our
+# own machine does not build with; a Debug build (assertions on) over the C++ tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh -DDIVERCITE_WERROR=ON
 scripts/check-format.sh
 flake8 --count  # every Python file, as .flake8 says
 ctest --test-dir build --output-on-failure -j "$(nproc)"
+
+echo "== Other instruction-set levels and Clang (build-levels/)"
+scripts/check-levels.sh
 
 echo "== Debug build with assertions (build-debug/), C++ tests"
 cmake -S . -B build-debug -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDIVERCITE_WERROR=ON >/dev/null

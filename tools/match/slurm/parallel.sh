@@ -14,7 +14,8 @@
 #   -S HOSTS        parallel's --sshlogin: e.g. -S 4/node1,4/node2 or -S :,node2 (: is this
 #                   machine); DIR, the binaries and the engines must then be at the same
 #                   paths on every host (a shared filesystem)
-#   --match PATH    divercite-match (default: build/bin/divercite-match of this checkout)
+#   --match PATH    divercite-match (default: build/bin/divercite-match of this checkout,
+#                   or bin/divercite-match of the prefix these scripts are installed in)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -40,7 +41,12 @@ done
 [ -n "$dir" ] || die "--dir is needed"
 [ $# -gt 0 ] || die "the match's flags are needed after --"
 command -v parallel >/dev/null || die "GNU parallel not found (Debian: apt-get install parallel)"
-[ -n "$match" ] || match="$here/../../../build/bin/divercite-match"
+if [ -z "$match" ]; then
+  # A checkout keeps the scripts in tools/match/slurm/ and the binaries in build/bin/; an
+  # installed copy in share/divercite/slurm/ and bin/ of the same prefix.
+  match="$here/../../../build/bin/divercite-match"
+  [ -x "$match" ] || match="$here/../../../bin/divercite-match"
+fi
 match=$(realpath "$match")
 dir=$(realpath -m "$dir")
 mkdir -p "$dir"

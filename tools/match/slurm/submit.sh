@@ -19,7 +19,8 @@
 #
 # DIR, the binaries and the engines must be on a filesystem that the nodes and this host
 # share. Options:
-#   --match PATH     divercite-match (default: build/bin/divercite-match of this checkout)
+#   --match PATH     divercite-match (default: build/bin/divercite-match of this checkout,
+#                    or bin/divercite-match of the prefix these scripts are installed in)
 #   --cpus N         CPUs per shard (default: the flags' -concurrency, else 1)
 #   --sbatch "ARGS"  more sbatch arguments for both jobs (partition, time limit, account)
 #   --interval S     seconds between progress merges (default 30)
@@ -71,7 +72,12 @@ else
   [ $# -gt 0 ] || die "the match's flags are needed after --"
   [[ "$shards" =~ ^[1-9][0-9]*$ ]] || die "--shards N is needed (a positive number)"
   flags=("$@")
-  [ -n "$match" ] || match="$here/../../../build/bin/divercite-match"
+  if [ -z "$match" ]; then
+    # A checkout keeps the scripts in tools/match/slurm/ and the binaries in build/bin/; an
+    # installed copy in share/divercite/slurm/ and bin/ of the same prefix.
+    match="$here/../../../build/bin/divercite-match"
+    [ -x "$match" ] || match="$here/../../../bin/divercite-match"
+  fi
   match=$(realpath "$match")
   [ -x "$match" ] || die "$match is not an executable"
   if [ -z "$cpus" ]; then
