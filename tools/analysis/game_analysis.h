@@ -23,7 +23,7 @@
 #include "absl/status/statusor.h"
 #include "engine/move.h"
 #include "engine/position.h"
-#include "tools/match/engine_client.h"
+#include "tools/client/engine_client.h"
 
 namespace divercite {
 

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "tools/match/protocol_log.h"
+#include "tools/client/protocol_log.h"
 #include "tools/match/worker_pool.h"
 
 namespace divercite {

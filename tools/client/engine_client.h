@@ -1,8 +1,8 @@
-// One engine as the match runner sees it: a child process spoken to through the protocol
-// only. Every failure (cannot start, crash, stall, garbage, time) comes back as a status
-// the runner turns into a lost game; the engine can then be restarted.
-#ifndef DIVERCITE_TOOLS_MATCH_ENGINE_CLIENT_H_
-#define DIVERCITE_TOOLS_MATCH_ENGINE_CLIENT_H_
+// One engine as the match runner and the analysis see it: a child process spoken to through
+// the protocol only. Every failure (cannot start, crash, stall, garbage, time) comes back as a
+// status the runner turns into a lost game; the engine can then be restarted.
+#ifndef DIVERCITE_TOOLS_CLIENT_ENGINE_CLIENT_H_
+#define DIVERCITE_TOOLS_CLIENT_ENGINE_CLIENT_H_
 
 #include <cstdint>
 #include <memory>
@@ -15,8 +15,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "tools/client/protocol_log.h"
 #include "tools/common/child_process.h"
-#include "tools/match/protocol_log.h"
 
 namespace divercite {
 
@@ -95,4 +95,4 @@ class EngineClient {
 
 }  // namespace divercite
 
-#endif  // DIVERCITE_TOOLS_MATCH_ENGINE_CLIENT_H_
+#endif  // DIVERCITE_TOOLS_CLIENT_ENGINE_CLIENT_H_

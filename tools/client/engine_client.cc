@@ -1,4 +1,4 @@
-#include "tools/match/engine_client.h"
+#include "tools/client/engine_client.h"
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
