@@ -89,6 +89,10 @@ struct GameAnalysis {
   double seconds = 0;  // wall time of the analysis
 };
 
+// Starts `engine` if it is not running: once before the games, so that an engine that cannot
+// start, or refuses an option (or does not have it), stops the tool before any analysis.
+absl::Status StartAnalysisEngine(EngineClient& engine);
+
 // Analyses every move of `game` with `engine` (started and told `ucinewgame` here). Fails on
 // an illegal move in the game, or an engine that crashes, stalls or reports no score.
 absl::StatusOr<GameAnalysis> AnalyzeGame(const GameToAnalyze& game,
