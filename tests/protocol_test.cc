@@ -2,6 +2,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -189,6 +190,38 @@ TEST(ProtocolTest, EvalFileLoadsAWeightFileAndRefusesABadOne) {
   const std::vector<std::string> totals = LinesStartingWith(session, "total ");
   ASSERT_EQ(totals.size(), 4u);
   EXPECT_NE(totals[1].find(" 150"), std::string::npos) << totals[1];
+}
+
+// As in UCI, a value is the rest of the line: the weight file shipped with the engine, copied
+// to a path with spaces (two in a row, kept as sent), loads.
+TEST(ProtocolTest, AnOptionValueIsTheRestOfTheLine) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "a path";
+  std::filesystem::create_directories(dir);
+  const std::string spaced = (dir / "with  spaces.eval").string();
+  std::filesystem::copy_file(std::string(DIVERCITE_SOURCE_DIR) + "/search/patterns.eval", spaced,
+                             std::filesystem::copy_options::overwrite_existing);
+  const std::string other = ::testing::TempDir() + "/protocol_other.eval";
+  PatternWeights weights;
+  weights.data = "other weights";
+  std::ofstream(other) << FormatEvalFile(weights);
+  const std::string missing = (dir / "no such.eval").string();
+  const Session session = RunEngine("setoption name EvalFile value " + other +
+                                    "\neval\nsetoption name EvalFile value " + spaced +
+                                    "  \neval\nsetoption name EvalFile value " + missing +
+                                    "\nsetoption name EvalFile value\nsetoption name value x\n"
+                                    "setoption name Hash\nsetoption value 1\neval\n");
+  ASSERT_EQ(session.exit_status, 0);
+  EXPECT_EQ(LinesStartingWith(session, "weights: "),
+            (std::vector<std::string>{"weights: other weights",
+                                      "weights: " + DefaultPatternWeights().data,
+                                      "weights: " + DefaultPatternWeights().data}));
+  const std::vector<std::string> errors = LinesStartingWith(session, "info string error: ");
+  ASSERT_EQ(errors.size(), 5u) << "the missing file, then a name or value missing";
+  EXPECT_NE(errors[0].find(missing + ": cannot open"), std::string::npos) << errors[0];
+  for (size_t i = 1; i < errors.size(); ++i) {
+    EXPECT_EQ(errors[i],
+              "info string error: setoption: expected 'setoption name <name> value <value>'");
+  }
 }
 
 TEST(ProtocolTest, EndOfInputWithoutQuitExitsCleanly) {

@@ -36,7 +36,8 @@ ABSL_FLAG(std::string, engine, "",
           "The engine that analyses (default: divercite beside this program)");
 ABSL_FLAG(int, hash, 256, "The engine's Hash, MiB");
 ABSL_FLAG(std::vector<std::string>, option, {},
-          "More engine options, as Name=Value, comma separated (e.g. Threads=2)");
+          "More engine options, as Name=Value, comma separated (e.g. Threads=2); each must be "
+          "one the engine lists after uci, with a value it takes");
 ABSL_FLAG(bool, json, false, "One JSON object per game per line, instead of text");
 ABSL_FLAG(std::string, plot, "",
           "Draw the margin over the game into this PNG (several games: -<game> is added "
@@ -145,9 +146,9 @@ int main(int argc, char** argv) {
   }
 
   divercite::EngineConfig config;
-  config.name = "analysis engine";
   config.command = absl::GetFlag(FLAGS_engine);
   if (config.command.empty()) config.command = DefaultEngine(argv[0]);
+  config.name = std::filesystem::path(config.command).filename().string();
   config.options.emplace_back("Hash", absl::StrCat(absl::GetFlag(FLAGS_hash)));
   for (const std::string& option : absl::GetFlag(FLAGS_option)) {
     const std::vector<std::string> parts = absl::StrSplit(option, absl::MaxSplits('=', 1));
@@ -157,6 +158,10 @@ int main(int argc, char** argv) {
     config.options.emplace_back(parts[0], parts[1]);
   }
   divercite::EngineClient engine(config);
+  if (absl::Status started = divercite::StartAnalysisEngine(engine); !started.ok()) {
+    std::fprintf(stderr, "%s: %s\n", kTool.data(), std::string(started.message()).c_str());
+    return 1;
+  }
 
   std::string python = absl::GetFlag(FLAGS_python);
   if (python.empty())

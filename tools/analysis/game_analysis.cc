@@ -88,6 +88,10 @@ void Summarize(GameAnalysis& analysis) {
 
 }  // namespace
 
+absl::Status StartAnalysisEngine(EngineClient& engine) {
+  return engine.EnsureStarted(kStartTimeout);
+}
+
 absl::StatusOr<GameAnalysis> AnalyzeGame(const GameToAnalyze& game,
                                          const AnalysisSettings& settings, EngineClient& engine) {
   const absl::Time began = absl::Now();
@@ -101,7 +105,7 @@ absl::StatusOr<GameAnalysis> AnalyzeGame(const GameToAnalyze& game,
     positions.push_back(positions.back());
     positions.back().Play(move);
   }
-  if (absl::Status status = engine.EnsureStarted(kStartTimeout); !status.ok()) return status;
+  if (absl::Status status = StartAnalysisEngine(engine); !status.ok()) return status;
   if (absl::Status status = engine.NewGame(kStartTimeout); !status.ok()) return status;
 
   std::vector<PositionValue> values;

@@ -23,7 +23,7 @@
 #include "absl/status/statusor.h"
 #include "engine/move.h"
 #include "engine/position.h"
-#include "tools/match/engine_client.h"
+#include "tools/client/engine_client.h"
 
 namespace divercite {
 
@@ -88,6 +88,10 @@ struct GameAnalysis {
   std::optional<int> decided_ply;
   double seconds = 0;  // wall time of the analysis
 };
+
+// Starts `engine` if it is not running: once before the games, so that an engine that cannot
+// start, or refuses an option (or does not have it), stops the tool before any analysis.
+absl::Status StartAnalysisEngine(EngineClient& engine);
 
 // Analyses every move of `game` with `engine` (started and told `ucinewgame` here). Fails on
 // an illegal move in the game, or an engine that crashes, stalls or reports no score.

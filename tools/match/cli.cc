@@ -338,6 +338,9 @@ std::string UsageText() {
 
   TC: tc=BASE[+INC] seconds per game (the course: tc=900), st=SECONDS per move,
       depth=N, nodes=N, or tc=inf (the engine's own schedule).
+  option.NAME=VALUE: checked before the first game against the options the engine lists
+  after uci (its name, a spin's range, a combo's choices) and its answer to setoption; a
+  refused option stops the run, naming the engine, the option and why.
   Games per pair = games x rounds; -repeat plays each opening with both colours.
   -records appends one JSON line per finished game; started again with the same file, the
   match resumes where it stopped.

@@ -6,7 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "tools/match/engine_client.h"
+#include "tools/client/engine_client.h"
 #include "tools/match/time_control.h"
 
 namespace divercite {

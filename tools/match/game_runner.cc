@@ -26,6 +26,7 @@ Termination TerminationOf(EngineFailure failure) {
     case EngineFailure::kGarbage:
       return Termination::kIllegal;
     case EngineFailure::kCrash:
+    case EngineFailure::kOptions:  // on a restart: the run's start checked them once
     case EngineFailure::kNone:
       break;
   }

@@ -6,8 +6,8 @@
 #define DIVERCITE_TOOLS_MATCH_GAME_RUNNER_H_
 
 #include "absl/time/time.h"
+#include "tools/client/engine_client.h"
 #include "tools/match/adjudication.h"
-#include "tools/match/engine_client.h"
 #include "tools/match/openings.h"
 #include "tools/match/time_control.h"
 #include "tools/records/game_record.h"

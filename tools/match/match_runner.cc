@@ -4,7 +4,8 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "tools/match/protocol_log.h"
+#include "tools/client/engine_client.h"
+#include "tools/client/protocol_log.h"
 #include "tools/match/worker_pool.h"
 
 namespace divercite {
@@ -105,6 +106,9 @@ absl::Status MatchRunner::Run() {
     if (!opened.ok()) return opened.status();
     log = *std::move(opened);
   }
+  if (!pending->empty()) {
+    if (absl::Status status = CheckEngineOptions(log.get()); !status.ok()) return status;
+  }
   if (settings_.shard) reporter_.Shard();
   if (!finished_.empty()) {
     reporter_.Resuming(static_cast<int>(finished_.size()), settings_.records_path);
@@ -123,6 +127,18 @@ absl::Status MatchRunner::Run() {
   }
   std::lock_guard<std::mutex> lock(mutex_);
   reporter_.Statistics(finished_);
+  return absl::OkStatus();
+}
+
+absl::Status MatchRunner::CheckEngineOptions(ProtocolLog* log) const {
+  for (const EngineSpec& spec : settings_.engines) {
+    if (spec.config.options.empty()) continue;
+    EngineClient engine(spec.config);
+    engine.SetLog(log, 0);
+    const absl::Status status = engine.EnsureStarted(settings_.StartupTimeout());
+    engine.Quit();
+    if (!status.ok() && engine.last_failure() == EngineFailure::kOptions) return status;
+  }
   return absl::OkStatus();
 }
 

@@ -2,8 +2,8 @@
 // openings (openings.h), the schedule (scheduler.h) or a shard of it (-shard K/N), the
 // records file (each finished game appended at once and flushed; a run started again resumes
 // from it), the worker pool that plays the games (worker_pool.h), the protocol log (-log),
-// and the reporter (reporter.h). Stops early on an SPRT decision, but for a shard, whose
-// part alone decides nothing.
+// and the reporter (reporter.h). Before the first game, an engine's refused option stops the
+// run. Stops early on an SPRT decision, but for a shard, whose part alone decides nothing.
 #ifndef DIVERCITE_TOOLS_MATCH_MATCH_RUNNER_H_
 #define DIVERCITE_TOOLS_MATCH_MATCH_RUNNER_H_
 
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "tools/client/protocol_log.h"
 #include "tools/match/match_settings.h"
 #include "tools/match/openings.h"
 #include "tools/match/reporter.h"
@@ -40,6 +41,11 @@ class MatchRunner {
       const std::vector<ScheduledGame>& schedule) const;
   // The games this run plays, with the openings loaded.
   std::vector<ScheduledGame> RunSchedule() const;
+  // Starts once each engine that is given options, before any game: an option it does not
+  // advertise, a value it does not take, or one it answers with an error stops the run, which
+  // would otherwise lose or, worse, play every game without it. An engine that cannot start
+  // at all is left to its games, which record why.
+  absl::Status CheckEngineOptions(ProtocolLog* log) const;
   bool Finish(const GameRecord& record);  // whether to go on
   bool SprtDecided() const;
 

@@ -4,8 +4,8 @@
 #include <memory>
 #include <thread>
 
+#include "tools/client/engine_client.h"
 #include "tools/match/adjudication.h"
-#include "tools/match/engine_client.h"
 #include "tools/match/game_runner.h"
 
 namespace divercite {

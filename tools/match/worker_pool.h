@@ -12,9 +12,9 @@
 #include <mutex>
 #include <vector>
 
+#include "tools/client/protocol_log.h"
 #include "tools/match/match_settings.h"
 #include "tools/match/openings.h"
-#include "tools/match/protocol_log.h"
 #include "tools/match/scheduler.h"
 #include "tools/records/game_record.h"
 

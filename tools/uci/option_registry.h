@@ -22,7 +22,7 @@ struct EngineOption {
   std::int64_t default_value = 0, min = 0, max = 0;
   std::function<absl::Status(std::int64_t)> set_spin;
   // kCombo: `noun` names a choice in errors ("no agent named ..."). kString: the default
-  // text in default_choice, any one-word text as the value.
+  // text in default_choice, any text as the value (the rest of the setoption line).
   std::string default_choice;
   std::vector<std::string> choices;
   std::string noun;

@@ -1,5 +1,6 @@
 #include "tools/uci/protocol.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 
@@ -47,6 +48,13 @@ absl::string_view UgiResultText(GameResult result) {
       break;
   }
   return "none";
+}
+
+// The words [first, last) of one line and what lies between them, as sent.
+absl::string_view Words(std::vector<absl::string_view>::const_iterator first,
+                        std::vector<absl::string_view>::const_iterator last) {
+  const char* end = (last - 1)->data() + (last - 1)->size();
+  return absl::string_view(first->data(), end - first->data());
 }
 
 std::string PvText(const std::vector<Move>& pv) {
@@ -146,12 +154,17 @@ bool Protocol::RefuseWhileSearching(absl::string_view command) {
   return true;
 }
 
-// setoption name <name> value <value>.
+// setoption name <name> value <value>. As in UCI, the name runs up to `value` and the value
+// is the rest of the line, so that a file path may hold spaces.
 void Protocol::SetOption(const Arguments& args) {
-  if (args.size() != 4 || args[0] != "name" || args[2] != "value") {
+  const auto value = std::find(args.begin(), args.end(), "value");
+  if (value == args.end() || value + 1 == args.end() || value - args.begin() < 2 ||
+      args[0] != "name") {
     return SendError("setoption: expected 'setoption name <name> value <value>'");
   }
-  if (const absl::Status status = session_.options().Set(args[1], args[3]); !status.ok()) {
+  const absl::string_view name = Words(args.begin() + 1, value);
+  if (const absl::Status status = session_.options().Set(name, Words(value + 1, args.end()));
+      !status.ok()) {
     SendError(status.message());
   }
 }

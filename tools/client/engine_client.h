@@ -1,8 +1,8 @@
-// One engine as the match runner sees it: a child process spoken to through the protocol
-// only. Every failure (cannot start, crash, stall, garbage, time) comes back as a status
-// the runner turns into a lost game; the engine can then be restarted.
-#ifndef DIVERCITE_TOOLS_MATCH_ENGINE_CLIENT_H_
-#define DIVERCITE_TOOLS_MATCH_ENGINE_CLIENT_H_
+// One engine as the match runner and the analysis see it: a child process spoken to through
+// the protocol only. Every failure (cannot start, crash, stall, garbage, time) comes back as a
+// status the runner turns into a lost game; the engine can then be restarted.
+#ifndef DIVERCITE_TOOLS_CLIENT_ENGINE_CLIENT_H_
+#define DIVERCITE_TOOLS_CLIENT_ENGINE_CLIENT_H_
 
 #include <cstdint>
 #include <memory>
@@ -15,8 +15,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "tools/client/engine_options.h"
+#include "tools/client/protocol_log.h"
 #include "tools/common/child_process.h"
-#include "tools/match/protocol_log.h"
 
 namespace divercite {
 
@@ -24,7 +25,9 @@ struct EngineConfig {
   std::string name;
   std::string command;
   std::vector<std::string> arguments;
-  std::vector<std::pair<std::string, std::string>> options;  // setoption name/value
+  // setoption name/value, in order; each must be one the engine advertises, with a value it
+  // takes (engine_options.h).
+  std::vector<std::pair<std::string, std::string>> options;
 };
 
 // What the engine answered to one `go`.
@@ -40,8 +43,10 @@ struct EngineReply {
 // end of the reason recorded for a game it lost.
 std::string EngineSaid(absl::string_view error);
 
-// Why an exchange failed; the runner records it as the game's termination.
-enum class EngineFailure { kNone, kCrash, kStall, kTime, kGarbage };
+// Why an exchange failed; the runner records it as the game's termination. kOptions: an
+// option of the config is not one the engine advertises, or not a value it takes, or the
+// engine answered its `setoption` with an error; the engine cannot be used as configured.
+enum class EngineFailure { kNone, kCrash, kStall, kTime, kGarbage, kOptions };
 
 class EngineClient {
  public:
@@ -50,8 +55,11 @@ class EngineClient {
   const EngineConfig& config() const { return config_; }
   bool running() const { return process_ != nullptr; }
 
-  // Starts the process (if not running), does the handshake (`uci` -> `uciok`), sets the
-  // options and waits for `readyok`. Failure: the engine cannot be used.
+  // Starts the process (if not running), does the handshake (`uci` -> `uciok`, reading the
+  // options it advertises), checks every option of the config against them, then sets each
+  // and waits for `readyok` after it, an `info string error` before it being the engine's
+  // refusal. Each wait has `timeout`. Failure: the engine cannot be used; a refused option
+  // (kOptions) says "engine 'NAME': option 'X=V' refused: <why>".
   absl::Status EnsureStarted(absl::Duration timeout);
 
   // `ucinewgame`, then `isready` answered within `timeout` (else a stall).
@@ -71,6 +79,9 @@ class EngineClient {
   // How the last failed exchange failed.
   EngineFailure last_failure() const { return last_failure_; }
 
+  // The options the engine advertised at its last start.
+  const std::vector<AdvertisedOption>& advertised_options() const { return advertised_; }
+
   // From now on every line sent and received goes to `log` (none: nullptr), as lines of
   // game `game` (from 1; 0 between games). `log` must outlive the client's use of it.
   void SetLog(ProtocolLog* log, int game) {
@@ -80,7 +91,11 @@ class EngineClient {
 
  private:
   absl::Status Fail(EngineFailure failure, absl::Status status);
-  absl::Status WaitFor(absl::string_view prefix, absl::Duration timeout);
+  // Reads lines until one starts with `prefix`; those before it go to `before`, if given.
+  absl::Status WaitFor(absl::string_view prefix, absl::Duration timeout,
+                       std::vector<std::string>* before = nullptr);
+  // Checks the config's options against those advertised, then sets them one by one.
+  absl::Status SetOptions(absl::Duration timeout);
   // The process's WriteLine and ReadLine, logged.
   absl::Status Send(const std::string& line);
   absl::StatusOr<std::string> Receive(absl::Duration timeout);
@@ -91,8 +106,9 @@ class EngineClient {
   int log_game_ = 0;
   std::unique_ptr<ChildProcess> process_;
   EngineFailure last_failure_ = EngineFailure::kNone;
+  std::vector<AdvertisedOption> advertised_;
 };
 
 }  // namespace divercite
 
-#endif  // DIVERCITE_TOOLS_MATCH_ENGINE_CLIENT_H_
+#endif  // DIVERCITE_TOOLS_CLIENT_ENGINE_CLIENT_H_

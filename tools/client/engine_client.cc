@@ -1,4 +1,4 @@
-#include "tools/match/engine_client.h"
+#include "tools/client/engine_client.h"
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -41,9 +41,9 @@ void EngineClient::Note(absl::string_view note) {
   if (log_ != nullptr) log_->Write(log_game_, config_.name, ProtocolLog::Direction::kNote, note);
 }
 
-// Reads lines until one starts with `prefix`. End of output is a crash, no such line in time
-// a stall.
-absl::Status EngineClient::WaitFor(absl::string_view prefix, absl::Duration timeout) {
+// End of output is a crash, no such line in time a stall.
+absl::Status EngineClient::WaitFor(absl::string_view prefix, absl::Duration timeout,
+                                   std::vector<std::string>* before) {
   const absl::Time deadline = absl::Now() + timeout;
   while (true) {
     absl::StatusOr<std::string> line = Receive(deadline - absl::Now());
@@ -58,22 +58,63 @@ absl::Status EngineClient::WaitFor(absl::string_view prefix, absl::Duration time
                       absl::StrCat(config_.name, " exited (", line.status().message(), ")")));
     }
     if (absl::StartsWith(*line, prefix)) return absl::OkStatus();
+    if (before != nullptr) before->push_back(*std::move(line));
   }
+}
+
+absl::Status EngineClient::SetOptions(absl::Duration timeout) {
+  // All are checked before any is sent: a refused option leaves the engine untouched.
+  std::vector<std::string> lines;
+  for (const auto& [name, value] : config_.options) {
+    absl::StatusOr<AdvertisedOption> option = CheckOption(advertised_, name, value);
+    if (!option.ok()) {
+      return Fail(EngineFailure::kOptions, absl::InvalidArgumentError(absl::StrCat(
+                                               "engine '", config_.name, "': option '", name, "=",
+                                               value, "' refused: ", option.status().message())));
+    }
+    lines.push_back(SetOptionLine(*option, value));
+  }
+  // One `isready` after each, so that an error the engine answers names its option.
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::vector<std::string> answers;
+    absl::Status status = Send(lines[i]);
+    if (status.ok()) status = Send("isready");
+    if (status.ok()) status = WaitFor("readyok", timeout, &answers);
+    if (!status.ok()) return status;
+    for (const std::string& answer : answers) {
+      if (!absl::StartsWith(answer, kErrorPrefix)) continue;
+      const auto& [name, value] = config_.options[i];
+      return Fail(
+          EngineFailure::kOptions,
+          absl::InvalidArgumentError(absl::StrCat(
+              "engine '", config_.name, "': option '", name, "=", value,
+              "' refused: the engine said: ",
+              absl::StripAsciiWhitespace(absl::string_view(answer).substr(kErrorPrefix.size())))));
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::Status EngineClient::EnsureStarted(absl::Duration timeout) {
   if (process_) return absl::OkStatus();
+  last_failure_ = EngineFailure::kNone;
+  advertised_.clear();
   std::vector<std::string> argv = {config_.command};
   argv.insert(argv.end(), config_.arguments.begin(), config_.arguments.end());
   absl::StatusOr<std::unique_ptr<ChildProcess>> process = ChildProcess::Start(argv);
   if (!process.ok()) return Fail(EngineFailure::kCrash, process.status());
   process_ = std::move(*process);
   Note(absl::StrCat("started ", absl::StrJoin(argv, " ")));
+  std::vector<std::string> handshake;
   absl::Status status = Send("uci");
-  if (status.ok()) status = WaitFor("uciok", timeout);
-  for (const auto& [name, value] : config_.options) {
-    if (!status.ok()) break;
-    status = Send(absl::StrCat("setoption name ", name, " value ", value));
+  if (status.ok()) status = WaitFor("uciok", timeout, &handshake);
+  if (status.ok()) {
+    for (const std::string& line : handshake) {
+      if (std::optional<AdvertisedOption> option = ParseOptionLine(line)) {
+        advertised_.push_back(*std::move(option));
+      }
+    }
+    status = SetOptions(timeout);
   }
   if (status.ok()) status = Send("isready");
   if (status.ok()) status = WaitFor("readyok", timeout);

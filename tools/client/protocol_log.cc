@@ -1,4 +1,4 @@
-#include "tools/match/protocol_log.h"
+#include "tools/client/protocol_log.h"
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"

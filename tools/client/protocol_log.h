@@ -8,8 +8,8 @@
 //
 // ">" is a line sent to the engine, "<" one it sent, "*" the runner's note. Lines of the
 // workers' games interleave, each written whole; the file is appended to.
-#ifndef DIVERCITE_TOOLS_MATCH_PROTOCOL_LOG_H_
-#define DIVERCITE_TOOLS_MATCH_PROTOCOL_LOG_H_
+#ifndef DIVERCITE_TOOLS_CLIENT_PROTOCOL_LOG_H_
+#define DIVERCITE_TOOLS_CLIENT_PROTOCOL_LOG_H_
 
 #include <fstream>
 #include <memory>
@@ -40,4 +40,4 @@ class ProtocolLog {
 
 }  // namespace divercite
 
-#endif  // DIVERCITE_TOOLS_MATCH_PROTOCOL_LOG_H_
+#endif  // DIVERCITE_TOOLS_CLIENT_PROTOCOL_LOG_H_
