@@ -37,8 +37,8 @@ PLAYER = SOURCE_DIR / "tools" / "seahorse" / "divercite_player.py"
 MAIN = COURSE_DIR / "divercite" / "main_divercite.py"
 GREEDY = COURSE_DIR / "divercite" / "greedy_player_divercite.py"
 RANDOM = COURSE_DIR / "divercite" / "random_player_divercite.py"
-# Per move in the framework games: the engine searches this minus its MoveOverhead.
-GAME_MOVETIME_MS = 300
+# Per move in the framework games (the engine searches all of it).
+GAME_MOVETIME_MS = 100
 
 for folder in (COURSE_DIR / "divercite", COURSE_DIR / "seahorse", PLAYER.parent):
     if str(folder) not in sys.path:

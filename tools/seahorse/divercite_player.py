@@ -29,8 +29,8 @@ Environment variables:
   framework's measured per-move latency, which the master charges to our clock), ``Hash`` to
   ``DEFAULT_HASH_MB`` (below: the table the endgame solves of the course clock need).
 - ``DIVERCITE_MOVETIME=<ms>`` — optional: ``go movetime <ms>`` instead of the clock, for fast
-  games in tests and casual play (capped so that the rest of the game fits in the clock).
-  The engine keeps ``MoveOverhead`` of it for the framework, so choose it above that.
+  games in tests and casual play (capped so that the rest of the game, with ``MoveOverhead``
+  for the framework each move, fits in the clock). The engine searches all of it.
 - ``DIVERCITE_PLAYER_LOG=1`` — one line per move on stderr: ply, side, move, the wall time
   spent inside ``compute_action`` (ms), the engine's own search time (ms), and the
   ``remaining_time`` received (``bench/course_overhead.py`` reads these lines).
