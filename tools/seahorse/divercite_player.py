@@ -90,9 +90,9 @@ DEFAULT_HASH_MB = 256
 
 # A move's time, in ms, against a human (DIVERCITE_PACE): the course's master sends the
 # board, the human's own last move included, only once we answer, so at the full clock a
-# human saw nothing for 42-45 s after each of the first moves. In 2 s the engine searches
-# 10-11 plies in the middle game (7-13 M nodes) and solves exactly from 14 plies before the
-# end (reference games 0-4 at ply 26: 4 of 5; all at ply 28).
+# human saw nothing for 18-65 s after each of the first moves (bench/gui_human_pace.py).
+# In 2 s the engine searches 10-11 plies in the middle game (7-13 M nodes) and solves exactly
+# from 14 plies before the end (reference games 0-4 at ply 26: 4 of 5; all at ply 28).
 HUMAN_PACE_MS = 2000
 
 # How long the engine may take to start (answer `uci` and `isready`).
