@@ -16,10 +16,9 @@ double MoveWeight(int ply) {
 
 TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply, std::int64_t move_overhead_ms) {
   TimeBudget budget;
-  if (limits.movetime_ms > 0) {
-    const std::int64_t t = std::max<std::int64_t>(1, limits.movetime_ms - move_overhead_ms);
-    return {t, t, t};
-  }
+  // A move time is what the user asked to search: the overhead is kept from clocks only
+  // (with 250 ms of overhead, `go movetime 300` searched 50 ms and 200 about 1 ms).
+  if (limits.movetime_ms > 0) return {limits.movetime_ms, limits.movetime_ms, limits.movetime_ms};
   const std::int64_t clock = limits.time_ms[Index(us)];
   if (clock < 0 || limits.infinite) return budget;
 

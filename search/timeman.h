@@ -41,7 +41,7 @@ constexpr int MovesLeft(int ply) { return (kTotalPlies - ply + 1) / 2; }
 double MoveWeight(int ply);
 
 // The budget for the side to move at `ply`, keeping `move_overhead_ms` per remaining move
-// for transport.
+// of a clock for transport. A fixed move time (`go movetime`) is searched whole.
 TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply, std::int64_t move_overhead_ms);
 
 // An iteration costs about as much as all those before it, and more: a new one starts only

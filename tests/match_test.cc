@@ -22,6 +22,7 @@
 #include "tools/match/match_runner.h"
 #include "tools/match/match_settings.h"
 #include "tools/match/match_stats.h"
+#include "tools/match/merge.h"
 #include "tools/match/openings.h"
 #include "tools/match/reporter.h"
 #include "tools/match/scheduler.h"
@@ -756,9 +757,16 @@ Games: 6, Wins: 4, Losses: 1, Draws: 1, Points: 4.5 (75.00 %)
 )");
 }
 
-TEST(ReporterTest, RoundRobinTableReportsAsBefore) {
-  const std::vector<std::string> names = {"first-engine-long-name", "b", "c"};
-  const std::vector<GameRecord> games = {
+const std::vector<std::string>& RoundRobinNames() {
+  static const auto* const kNames =
+      new std::vector<std::string>{"first-engine-long-name", "b", "c"};
+  return *kNames;
+}
+
+// Six games of a round robin of three engines.
+std::vector<GameRecord> RoundRobinGames() {
+  const std::vector<std::string>& names = RoundRobinNames();
+  return {
       Played(0, 0, 0, 0, 1, names, GameOutcome::kFirstWins, Termination::kNormal, "", "RC14",
              {10, 20, 30}),
       Played(1, 0, 0, 1, 0, names, GameOutcome::kDraw, Termination::kNormal, "", "RC14", {40, 50}),
@@ -770,6 +778,10 @@ TEST(ReporterTest, RoundRobinTableReportsAsBefore) {
       Played(5, 0, 2, 2, 1, names, GameOutcome::kSecondWins, Termination::kStall,
              "c: no 'readyok' within 1s", "", {}),
   };
+}
+
+TEST(ReporterTest, RoundRobinTableReportsAsBefore) {
+  const std::vector<GameRecord> games = RoundRobinGames();
   EXPECT_EQ(Report("-engine cmd=x name=first-engine-long-name -engine cmd=x name=b "
                    "-engine cmd=x name=c -each tc=1 -games 2 -repeat -tournament roundrobin",
                    games, 3),
@@ -790,6 +802,57 @@ b                           -        2-0-0        0-1-1      2.5   62.5%       3
 c                       0-0-2            -        2-0-0      2.0   50.0%        0      39.3
 first-engine-lon        1-1-0        0-0-2            -      1.5   37.5%      -39      18.5
 )");
+}
+
+// -ratings: the round robin table's numbers as JSON, best first, for plot_tournament.py.
+void ExpectTheTablesStandings(const std::string& json) {
+  const absl::StatusOr<Json> standings = ParseJson(json);
+  ASSERT_TRUE(standings.ok()) << standings.status() << json;
+  EXPECT_EQ((*standings)["games"], 6);
+  const Json& engines = (*standings)["engines"];
+  ASSERT_EQ(engines.size(), 3u) << json;
+  const std::vector<std::string> names = {"b", "c", "first-engine-long-name"};
+  const std::vector<double> elo = {39, 0, -39}, points = {2.5, 2, 1.5}, ms = {22.75, 39.33, 18.5};
+  for (size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(engines[k]["name"], names[k]) << json;
+    EXPECT_NEAR(engines[k]["elo"].get<double>(), elo[k], 0.5) << json;
+    EXPECT_EQ(engines[k]["points"].get<double>(), points[k]) << json;
+    EXPECT_EQ(engines[k]["games"], 4) << json;
+    EXPECT_EQ(engines[k]["score"].get<double>(), points[k] / 4) << json;
+    EXPECT_NEAR(engines[k]["ms_per_move"].get<double>(), ms[k], 0.05) << json;
+  }
+}
+
+TEST(ReporterTest, StandingsAreTheRoundRobinTablesNumbers) {
+  FinishedGames finished;
+  for (const GameRecord& game : RoundRobinGames()) finished[game.game] = game;
+  std::ostringstream out;
+  WriteStandingsJson(finished, RoundRobinNames(), out);
+  ExpectTheTablesStandings(out.str());
+}
+
+TEST(ReporterTest, StandingsOfRecordsFilesTellEnginesApartByName) {
+  // Two files, as two runs would write them: the second numbers the engines otherwise.
+  const std::string first = ::testing::TempDir() + "/standings_1.jsonl";
+  const std::string second = ::testing::TempDir() + "/standings_2.jsonl";
+  std::vector<GameRecord> games = RoundRobinGames();
+  for (size_t k = 0; k < games.size(); ++k) {
+    GameRecord& game = games[k];
+    if (k >= 3) {
+      game.first_engine = 2 - game.first_engine;
+      game.second_engine = 2 - game.second_engine;
+    }
+    std::ofstream(k < 3 ? first : second, std::ios::app) << DumpJson(game.ToJson()) << "\n";
+  }
+  std::ostringstream out;
+  ASSERT_TRUE(WriteRecordsStandings({first, second}, out).ok());
+  ExpectTheTablesStandings(out.str());
+  const std::string empty = ::testing::TempDir() + "/standings_empty.jsonl";
+  std::ofstream(empty, std::ios::trunc).close();
+  EXPECT_EQ(WriteRecordsStandings({empty}, out).message(), empty + ": no games");
+  std::filesystem::remove(first);
+  std::filesystem::remove(second);
+  std::filesystem::remove(empty);
 }
 
 TEST(ScoreboardTest, TheSprtDecidesOnTheGameItDidBefore) {

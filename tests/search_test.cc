@@ -342,6 +342,18 @@ TEST(TimeManagementTest, LetsTheExactSolveTakeUpToHalfTheClockAndNoMore) {
   EXPECT_EQ(fixed.solve_hard_ms, fixed.hard_ms) << "a fixed move time stays fixed";
 }
 
+TEST(TimeManagementTest, AFixedMoveTimeIsSearchedWhole) {
+  // The overhead belongs to clocks: a move time is what the user asked to search.
+  for (const std::int64_t movetime : {1, 200, 300, 5000}) {
+    SearchLimits limits;
+    limits.movetime_ms = movetime;
+    const TimeBudget budget = PlanTime(limits, Player::kSecond, 1, 250);
+    EXPECT_EQ(budget.soft_ms, movetime);
+    EXPECT_EQ(budget.hard_ms, movetime);
+    EXPECT_EQ(budget.SolveLimitMs(), movetime);
+  }
+}
+
 TEST(MovesInProgressTest, HoldsWhatIsAddedUntilRemoved) {
   MovesInProgress moves;
   const Move a = *ParseMove("GR04"), b = *ParseMove("RC14");

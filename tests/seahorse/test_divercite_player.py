@@ -4,10 +4,7 @@ Run from tests/seahorse with Debian's Python (it has the course's packages):
 
     /usr/bin/python3 -m unittest -v test_divercite_player
 
-Environment (ctest sets them; the defaults suit a checkout beside ../shared):
-DIVERCITE_ENGINE (default <repo>/build/bin/divercite), DIVERCITE_COURSE_DIR (default
-<repo>/../shared/course, holding divercite/ and seahorse/), DIVERCITE_SOURCE_DIR (default
-this file's repository).
+Environment: see player_support.py.
 """
 
 from __future__ import annotations
@@ -21,7 +18,6 @@ import random
 import re
 import signal
 import socket
-import stat
 import subprocess
 import sys
 import tempfile
@@ -30,138 +26,13 @@ import time
 import unittest
 from pathlib import Path
 
-SOURCE_DIR = Path(os.environ.get("DIVERCITE_SOURCE_DIR") or Path(__file__).resolve().parents[2])
-ENGINE = Path(os.environ.get("DIVERCITE_ENGINE") or SOURCE_DIR / "build" / "bin" / "divercite")
-COURSE_DIR = Path(os.environ.get("DIVERCITE_COURSE_DIR") or SOURCE_DIR.parent / "shared" / "course")
-PLAYER = SOURCE_DIR / "tools" / "seahorse" / "divercite_player.py"
-MAIN = COURSE_DIR / "divercite" / "main_divercite.py"
-GREEDY = COURSE_DIR / "divercite" / "greedy_player_divercite.py"
-RANDOM = COURSE_DIR / "divercite" / "random_player_divercite.py"
-# Per move in the framework games: the engine searches this minus its MoveOverhead.
-GAME_MOVETIME_MS = 300
+from player_support import (CLEAN, COURSE_DIR, ENGINE, FAKE_ENGINE, GREEDY, MAIN, PLAYER,
+                            RANDOM, GameStateDivercite, PlayerDivercite,
+                            children_named, divercite_player, environment, free_port,
+                            initial_state, legal_names, move_name, reaped, write_script)
 
-for folder in (COURSE_DIR / "divercite", COURSE_DIR / "seahorse", PLAYER.parent):
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
-
-from board_divercite import BoardDivercite  # noqa: E402  (the course's code)
-from game_state_divercite import GameStateDivercite  # noqa: E402
-from player_divercite import PlayerDivercite  # noqa: E402
-
-import divercite_player  # noqa: E402  (the module under test)
-
-
-@contextlib.contextmanager
-def environment(**values):
-    """Sets (a value) or removes (None) environment variables for the block."""
-    saved = {key: os.environ.get(key) for key in values}
-    try:
-        for key, value in values.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = str(value)
-        yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-
-
-# The player's own variables, cleared so that the caller's shell does not leak in.
-CLEAN = dict(DIVERCITE_ENGINE=str(ENGINE), DIVERCITE_OPTIONS=None, DIVERCITE_MOVETIME=None,
-             DIVERCITE_PLAYER_LOG=None)
-
-
-def initial_state(first, second) -> GameStateDivercite:
-    """The course's start state, built as main_divercite.py's play() builds it."""
-    players = [first, second]
-    pieces = {p.get_id(): {c + t: (3 if t == "R" else 2) for c in "RGBY" for t in "CR"}
-              for p in players}
-    return GameStateDivercite(scores={p.get_id(): 0 for p in players}, next_player=first,
-                              players=players, rep=BoardDivercite(env={}, dim=[9, 9]), step=0,
-                              players_pieces_left=pieces)
-
-
-def move_name(action) -> str:
-    row, column = action.data["position"]
-    return f"{action.data['piece']}{row}{column}"
-
-
-def legal_names(state) -> set[str]:
-    return {move_name(a) for a in state.generate_possible_light_actions()}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("localhost", 0))
-        return s.getsockname()[1]
-
-
-def reaped(pid: int) -> bool:
-    """True if `pid` is no child of ours any more (neither running nor a zombie)."""
-    try:
-        waited, _ = os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        pass  # not our child: reaped already
-    else:
-        return False  # 0: still running; pid: it was a zombie that we just reaped
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return True
-    return f"PPid:\t{os.getpid()}\n" not in status  # the pid was reused by someone else
-
-
-def children_named(name: str) -> list[int]:
-    """Our child processes (running or zombie) whose process name is `name`."""
-    found = []
-    for status in Path("/proc").glob("[0-9]*/status"):
-        with contextlib.suppress(OSError):
-            text = status.read_text()
-            if f"PPid:\t{os.getpid()}\n" in text and f"Name:\t{name[:15]}\n" in text:
-                found.append(int(status.parent.name))
-    return found
-
-
-def write_script(folder: Path, name: str, body: str) -> Path:
-    path = folder / name
-    path.write_text(f"#!{sys.executable}\n" + textwrap.dedent(body))
-    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    return path
-
-
-# A protocol engine whose behaviour on `go` is chosen by its name: it answers uci and
-# isready like the real one, then on go: "crash" exits with code 5, "hang" never answers
-# (not even to stop), "needs_stop" answers `bestmove BC14` only after `stop`, "record"
-# answers `bestmove BC14` at once. Each writes the lines it receives to the file named by
-# FAKE_ENGINE_RECORD, if set.
-FAKE_ENGINE = """\
-import os, sys
-mode = os.path.basename(sys.argv[0]).split(".")[0]
-record = os.environ.get("FAKE_ENGINE_RECORD")
-for line in sys.stdin:
-    if record:
-        with open(record, "a") as f:
-            f.write(line)
-    word = line.split()[0] if line.split() else ""
-    if word == "uci":
-        print("id name fake\\nuciok", flush=True)
-    elif word == "isready":
-        print("readyok", flush=True)
-    elif word == "go":
-        if mode == "crash":
-            print("fake engine: crashing on go", file=sys.stderr, flush=True)
-            sys.exit(5)
-        if mode == "record":
-            print("info depth 1 time 0\\nbestmove BC14", flush=True)
-    elif word == "stop" and mode == "needs_stop":
-        print("bestmove BC14", flush=True)
-    elif word == "quit" and mode != "hang":
-        break
-"""
+# Per move in the framework games (the engine searches all of it).
+GAME_MOVETIME_MS = 100
 
 
 class PositionStringTest(unittest.TestCase):
@@ -242,10 +113,6 @@ class PlayerInProcessTest(unittest.TestCase):
         self.addCleanup(second.close)
         return first, second, initial_state(first, second)
 
-    def test_default_engine_path_is_the_build_tree(self):
-        self.assertEqual(divercite_player._DEFAULT_ENGINE,
-                         SOURCE_DIR.resolve() / "build" / "bin" / "divercite")
-
     def test_players_play_legal_moves_and_stay_json_serialisable(self):
         with environment(**dict(CLEAN, DIVERCITE_MOVETIME=20)):
             first, second, state = self.new_players()
@@ -262,21 +129,6 @@ class PlayerInProcessTest(unittest.TestCase):
                 self.assertEqual(PlayerDivercite.from_json(json.dumps(data)).piece_type,
                                  player.piece_type)
 
-    def test_options_reach_the_engine(self):
-        with environment(**dict(CLEAN, DIVERCITE_OPTIONS="Hash=8, Threads=1,Agent=greedy")):
-            first, second, state = self.new_players()
-            action = first.compute_action(current_state=state, remaining_time=900)
-            self.assertIn(move_name(action), legal_names(state))
-
-    def test_missing_engine(self):
-        with environment(**dict(CLEAN, DIVERCITE_ENGINE="/nonexistent/bin/divercite")):
-            with self.assertRaises(divercite_player.DiverciteEngineError) as caught:
-                divercite_player.MyPlayer("W")
-        message = str(caught.exception)
-        self.assertIn("divercite engine not found at /nonexistent/bin/divercite", message)
-        self.assertIn("scripts/build.sh", message)
-        self.assertIn("set DIVERCITE_ENGINE", message)
-
     def test_engine_that_exits_at_once(self):
         with environment(**dict(CLEAN, DIVERCITE_ENGINE=self.exits)):
             with self.assertRaises(divercite_player.DiverciteEngineError) as caught:
@@ -285,15 +137,6 @@ class PlayerInProcessTest(unittest.TestCase):
         self.assertIn("exited (code 3)", message)
         self.assertIn("fake engine: cannot start", message)
         self.assertIn("DIVERCITE_ENGINE", message)
-
-    def test_bad_options_are_named(self):
-        for options, named in (("Hash=16,Bogus=3", "Bogus=3"), ("Agent=nope", "Agent=nope"),
-                               ("Hash=16,Threads", "'Threads'")):
-            with self.subTest(options=options):
-                with environment(**dict(CLEAN, DIVERCITE_OPTIONS=options)):
-                    with self.assertRaises(divercite_player.DiverciteEngineError) as caught:
-                        divercite_player.MyPlayer("W")
-                self.assertIn(named, str(caught.exception))
 
     def test_dropping_the_player_reaps_the_engine(self):
         with environment(**CLEAN):
@@ -344,47 +187,6 @@ class PlayerInProcessTest(unittest.TestCase):
             seconds = time.monotonic() - start
         self.assertIn(move_name(action), legal_names(state))
         return move_name(action), seconds, errors.getvalue(), pid
-
-    def test_protocol_lines(self):
-        """The exact lines sent: options, the position, the clock or the movetime."""
-        record = Path(self.tmp.name) / "record.txt"
-        state = initial_state(PlayerDivercite("W", name="first"),
-                              PlayerDivercite("B", name="second"))
-        state = state.apply_action(next(a for a in state.generate_possible_light_actions()
-                                        if move_name(a) == "GR04"))
-        cases = [
-            ({}, 123.4567, [f"setoption name Hash value {divercite_player.DEFAULT_HASH_MB}",
-                            "setoption name MoveOverhead value "
-                            f"{divercite_player.DEFAULT_MOVE_OVERHEAD_MS}"],
-             "go wtime 123456 btime 123456"),
-            ({"DIVERCITE_OPTIONS": "Hash=64,MoveOverhead=40,Agent=skypiea_v5"}, 900,
-             ["setoption name Hash value 64", "setoption name MoveOverhead value 40",
-              "setoption name Agent value skypiea_v5"], "go wtime 900000 btime 900000"),
-            ({"DIVERCITE_MOVETIME": "150"}, 900,
-             [f"setoption name Hash value {divercite_player.DEFAULT_HASH_MB}",
-              "setoption name MoveOverhead value "
-              f"{divercite_player.DEFAULT_MOVE_OVERHEAD_MS}"],
-             "go movetime 150"),
-            # Capped so that the 20 moves left fit in the clock, the overhead kept for each.
-            ({"DIVERCITE_MOVETIME": "5000", "DIVERCITE_OPTIONS": "MoveOverhead=100,hash=32"},
-             42.0, ["setoption name MoveOverhead value 100", "setoption name hash value 32"],
-             "go movetime 2000"),
-        ]
-        for variables, remaining, options, go in cases:
-            with self.subTest(variables=variables):
-                record.unlink(missing_ok=True)
-                with environment(**dict(CLEAN, DIVERCITE_ENGINE=self.fakes["record"],
-                                        FAKE_ENGINE_RECORD=record, **variables)):
-                    player = divercite_player.MyPlayer("B", name="second")
-                    player.compute_action(current_state=state, remaining_time=remaining)
-                    player.close()
-                lines = record.read_text().splitlines()
-                expected = ["uci"]
-                for option in options:
-                    expected += [option, "isready"]
-                expected += ["isready", "position fen G/3/5/7/9/7/5/3/1 b", go]
-                self.assertEqual(lines[:len(expected)], expected)
-                self.assertIn("quit", lines[len(expected):])
 
     def test_engine_crashing_on_go_gives_a_fallback_move(self):
         _, seconds, errors, pid = self.play_one_move_with(self.fakes["crash"], 900)

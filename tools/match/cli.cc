@@ -335,6 +335,7 @@ std::string UsageText() {
                   [-startuptimeout SECONDS] [-stalltimeout SECONDS] [-maxmovetime SECONDS]
                   [-shard K/N]
   divercite-match -merge FILE.jsonl... [-records MERGED.jsonl] [-text FILE] <the same flags>
+  divercite-match -ratings FILE.jsonl...
 
   TC: tc=BASE[+INC] seconds per game (the course: tc=900), st=SECONDS per move,
       depth=N, nodes=N, or tc=inf (the engine's own schedule).
@@ -359,6 +360,9 @@ std::string UsageText() {
   numbers of the whole match; give each shard its own -records). -merge reads the shards'
   records (with the same flags, without -shard) and reports as one run of the match; its
   -records is the merged file. See tools/match/slurm/ for Slurm and GNU parallel.
+  -ratings reads any records (the engines told apart by name) and prints the round robin's
+  standings as one line of JSON: per engine, best first, its Bradley-Terry Elo, points,
+  games, score and ms per move.
 )";
 }
 

@@ -1,5 +1,6 @@
 // divercite-match: engine-versus-engine matches, round robins and gauntlets, whole or in
-// shards, and the merge of the shards' records (see cli.h for the command line).
+// shards, the merge of the shards' records, and the standings of any records (see cli.h for
+// the command line).
 #include <iostream>
 #include <string>
 #include <thread>
@@ -14,6 +15,18 @@ int main(int argc, char** argv) {
   if (args.empty() || args[0] == "--help" || args[0] == "-help" || args[0] == "-h") {
     std::cout << divercite::UsageText();
     return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "-ratings") {  // records only: no engines, no schedule
+    if (args.size() == 1) {
+      std::cerr << "divercite-match: -ratings: expected one or more records files\n";
+      return 2;
+    }
+    const std::vector<std::string> files(args.begin() + 1, args.end());
+    if (absl::Status status = divercite::WriteRecordsStandings(files, std::cout); !status.ok()) {
+      std::cerr << "divercite-match: " << status.message() << "\n";
+      return 1;
+    }
+    return 0;
   }
   absl::StatusOr<divercite::MatchSettings> settings = divercite::ParseMatchSettings(args);
   if (!settings.ok()) {

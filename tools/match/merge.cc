@@ -192,4 +192,30 @@ absl::Status MergeRecords(const MatchSettings& settings, std::ostream& out, std:
   return absl::OkStatus();
 }
 
+absl::Status WriteRecordsStandings(const std::vector<std::string>& files, std::ostream& out) {
+  std::vector<std::string> names;
+  std::map<std::string, int> numbers;
+  auto number = [&](const std::string& name) {
+    const auto [it, inserted] = numbers.try_emplace(name, static_cast<int>(names.size()));
+    if (inserted) names.push_back(name);
+    return it->second;
+  };
+  FinishedGames finished;
+  for (const std::string& path : files) {
+    absl::Status status = ForEachRecord(path, [&](const GameRecord& record) {
+      GameRecord game = record;
+      game.first_engine = number(record.p1);
+      game.second_engine = number(record.p2);
+      finished.emplace(static_cast<int>(finished.size()), std::move(game));
+      return absl::OkStatus();
+    });
+    if (!status.ok()) return status;
+  }
+  if (finished.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(absl::StrJoin(files, ", "), ": no games"));
+  }
+  WriteStandingsJson(finished, names, out);
+  return absl::OkStatus();
+}
+
 }  // namespace divercite

@@ -16,6 +16,7 @@
 #define DIVERCITE_TOOLS_MATCH_MERGE_H_
 
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -36,6 +37,11 @@ absl::StatusOr<MergeResult> ReadShardRecords(const MatchSettings& settings);
 
 // The whole -merge: reads, reports to `out`, writes -records and -text (replaced whole).
 absl::Status MergeRecords(const MatchSettings& settings, std::ostream& out, std::ostream& notes);
+
+// divercite-match -ratings FILE...: the records of any runs, read together (the engines told
+// apart by their names, each record counted), their standings to `out` as one line of JSON
+// (WriteStandingsJson). Errors: a file that cannot be read, a malformed line, no games.
+absl::Status WriteRecordsStandings(const std::vector<std::string>& files, std::ostream& out);
 
 }  // namespace divercite
 

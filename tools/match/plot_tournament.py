@@ -3,13 +3,18 @@
 
     plot_tournament.py RECORDS.jsonl OUTPUT_PREFIX
 
-writes OUTPUT_PREFIX-results.png (per engine: score %, Bradley-Terry Elo, ms per move) and
-OUTPUT_PREFIX-board.png (the final board of the last normally finished game). Needs Debian's
+writes OUTPUT_PREFIX-results.png (per engine: score %, Bradley-Terry Elo, ms per move, as
+`divercite-match -ratings RECORDS.jsonl` computes them) and OUTPUT_PREFIX-board.png (the
+final board of the last normally finished game). divercite-match is DIVERCITE_MATCH, else
+this checkout's build/bin/divercite-match, else the one on PATH. Needs Debian's
 python3-matplotlib (run with /usr/bin/python3).
 """
 import json
-import math
+import os
+import shutil
+import subprocess
 import sys
+from pathlib import Path
 
 import matplotlib
 
@@ -34,60 +39,42 @@ def load(path):
     return games
 
 
-def bradley_terry(names, points, played):
-    """Hunter's MM iteration with one virtual draw per pair that met (as divercite-match)."""
-    strength = {n: 1.0 for n in names}
-    for _ in range(10000):
-        new = {}
-        for i in names:
-            won = sum(points[i][j] + 0.5 for j in names if played[i][j])
-            den = sum((played[i][j] + 1) / (strength[i] + strength[j])
-                      for j in names if played[i][j])
-            new[i] = won / den if den else strength[i]
-        mean = math.exp(sum(math.log(v) for v in new.values()) / len(new))
-        new = {n: v / mean for n, v in new.items()}
-        done = max(abs(new[n] - strength[n]) for n in names) < 1e-10
-        strength = new
-        if done:
-            break
-    return {n: 400 * math.log10(strength[n]) for n in names}
+def divercite_match():
+    """The divercite-match binary (see the module's docstring)."""
+    built = Path(__file__).resolve().parents[2] / "build" / "bin" / "divercite-match"
+    found = os.environ.get("DIVERCITE_MATCH") or (str(built) if built.is_file() else None) \
+        or shutil.which("divercite-match")
+    if not found:
+        sys.exit(f"no divercite-match: build it (scripts/build.sh: {built}), or set "
+                 f"DIVERCITE_MATCH to its path")
+    return found
 
 
-def results_picture(games, output):
-    names = sorted({g["p1"] for g in games} | {g["p2"] for g in games})
-    points = {i: {j: 0.0 for j in names} for i in names}
-    played = {i: {j: 0 for j in names} for i in names}
-    ms = {n: 0 for n in names}
-    moves = {n: 0 for n in names}
-    for g in games:
-        first = {"1-0": 1.0, "0-1": 0.0}.get(g["result"], 0.5)
-        points[g["p1"]][g["p2"]] += first
-        points[g["p2"]][g["p1"]] += 1 - first
-        played[g["p1"]][g["p2"]] += 1
-        played[g["p2"]][g["p1"]] += 1
-        opening_plies = len(g.get("opening", "").split())
-        for k, move in enumerate(g["moves"]):
-            mover = g["p1"] if (opening_plies + k) % 2 == 0 else g["p2"]
-            ms[mover] += move["ms"]
-            moves[mover] += 1
-    elo = bradley_terry(names, points, played)
-    order = sorted(names, key=lambda n: -elo[n])
-    score = [100 * sum(points[n].values()) / max(1, sum(played[n].values())) for n in order]
-    per_move = [ms[n] / max(1, moves[n]) for n in order]
+def standings(path):
+    """divercite-match's standings of the records in `path`: the engines best rated first,
+    each with its name, Bradley-Terry elo, points, games, score and ms_per_move."""
+    run = subprocess.run([divercite_match(), "-ratings", path], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(run.stderr.strip() or f"divercite-match -ratings {path}: code {run.returncode}")
+    return json.loads(run.stdout)
 
+
+def results_picture(table, output):
+    engines = table["engines"]
+    order = [e["name"] for e in engines]
     figure, axes = plt.subplots(1, 3, figsize=(15, 4.8))
-    axes[0].bar(order, score, color="#4c72b0")
+    axes[0].bar(order, [100 * e["score"] for e in engines], color="#4c72b0")
     axes[0].set_ylabel("score (%)")
     axes[0].set_ylim(0, 100)
     axes[0].axhline(50, color="grey", linewidth=0.8)
-    axes[1].bar(order, [elo[n] for n in order], color="#55a868")
+    axes[1].bar(order, [e["elo"] for e in engines], color="#55a868")
     axes[1].set_ylabel("Bradley-Terry Elo (mean 0)")
-    axes[2].bar(order, per_move, color="#c44e52")
+    axes[2].bar(order, [e["ms_per_move"] for e in engines], color="#c44e52")
     axes[2].set_ylabel("ms per move")
     axes[2].set_yscale("log")
     for axis in axes:
         axis.tick_params(axis="x", rotation=35)
-    figure.suptitle(f"{len(games)} games, {len(names)} engines")
+    figure.suptitle(f"{table['games']} games, {len(engines)} engines")
     figure.tight_layout()
     figure.savefig(output, dpi=110)
     plt.close(figure)
@@ -140,7 +127,7 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     games = load(sys.argv[1])
-    results_picture(games, sys.argv[2] + "-results.png")
+    results_picture(standings(sys.argv[1]), sys.argv[2] + "-results.png")
     finished = [g for g in games if g.get("termination") == "normal"] or games
     board_picture(finished[-1], sys.argv[2] + "-board.png")
     print(f"wrote {sys.argv[2]}-results.png and {sys.argv[2]}-board.png")

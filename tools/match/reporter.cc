@@ -5,9 +5,35 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "tools/common/json.h"
 #include "tools/match/match_stats.h"
 
 namespace divercite {
+namespace {
+
+// A round robin's cross table, its Bradley-Terry ratings and the engines best rated first.
+struct Standings {
+  CrossTable table;
+  std::vector<double> ratings;
+  std::vector<size_t> order;
+};
+
+Standings Stand(const FinishedGames& finished, size_t engines) {
+  Standings s;
+  s.table = ScoreTournament(finished, static_cast<int>(engines));
+  s.ratings = BradleyTerryElo(s.table.points, s.table.games);
+  s.order.resize(engines);
+  for (size_t i = 0; i < engines; ++i) s.order[i] = i;
+  std::sort(s.order.begin(), s.order.end(),
+            [&](size_t x, size_t y) { return s.ratings[x] > s.ratings[y]; });
+  return s;
+}
+
+double MsPerMove(const CrossTable& table, size_t i) {
+  return table.moves[i] ? static_cast<double>(table.ms[i]) / table.moves[i] : 0.0;
+}
+
+}  // namespace
 
 Reporter::Reporter(const MatchSettings& settings, int total_games, std::ostream& out,
                    int planned_games)
@@ -117,13 +143,10 @@ void Reporter::MatchStatistics(const FinishedGames& finished, std::optional<int>
 }
 
 void Reporter::TournamentTable(const FinishedGames& finished) {
-  const size_t n = settings_.engines.size();
-  const CrossTable table = ScoreTournament(finished, static_cast<int>(n));
-  const std::vector<double> ratings = BradleyTerryElo(table.points, table.games);
-  std::vector<size_t> order(n);
-  for (size_t i = 0; i < n; ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](size_t x, size_t y) { return ratings[x] > ratings[y]; });
+  const Standings standings = Stand(finished, settings_.engines.size());
+  const CrossTable& table = standings.table;
+  const std::vector<double>& ratings = standings.ratings;
+  const std::vector<size_t>& order = standings.order;
   out_ << absl::StrFormat(
       "--- Round robin after %d of %d games (W-D-L of the row against the column)\n",
       finished.size(), planned_games_);
@@ -144,10 +167,30 @@ void Reporter::TournamentTable(const FinishedGames& finished) {
       total += table.points[i][j];
       played += table.games[i][j];
     }
-    out_ << absl::StrFormat(
-        " %8.1f %6.1f%% %8.0f %9.1f\n", total, played ? 100.0 * total / played : 0.0, ratings[i],
-        table.moves[i] ? static_cast<double>(table.ms[i]) / table.moves[i] : 0.0);
+    out_ << absl::StrFormat(" %8.1f %6.1f%% %8.0f %9.1f\n", total,
+                            played ? 100.0 * total / played : 0.0, ratings[i], MsPerMove(table, i));
   }
+}
+
+void WriteStandingsJson(const FinishedGames& finished, const std::vector<std::string>& names,
+                        std::ostream& out) {
+  const Standings standings = Stand(finished, names.size());
+  Json engines = Json::array();
+  for (size_t i : standings.order) {
+    double points = 0;
+    int games = 0;
+    for (size_t j = 0; j < names.size(); ++j) {
+      points += standings.table.points[i][j];
+      games += standings.table.games[i][j];
+    }
+    engines.push_back(Json{{"name", names[i]},
+                           {"elo", standings.ratings[i]},
+                           {"points", points},
+                           {"games", games},
+                           {"score", games ? points / games : 0.0},
+                           {"ms_per_move", MsPerMove(standings.table, i)}});
+  }
+  out << DumpJson(Json{{"games", finished.size()}, {"engines", engines}}) << "\n";
 }
 
 }  // namespace divercite

@@ -10,6 +10,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "tools/match/match_settings.h"
 #include "tools/match/scoreboard.h"
@@ -58,6 +59,13 @@ class Reporter {
   const int planned_games_;
   std::ostream& out_;
 };
+
+// The round robin's standings over `finished` (engine i is names[i]) as one line of JSON, best
+// rated first, for programs (tools/match/plot_tournament.py draws them):
+// {"games": N, "engines": [{"name": "...", "elo": <Bradley-Terry, mean 0>, "points": P,
+// "games": G, "score": P/G, "ms_per_move": M}, ...]}. The same numbers as the table above.
+void WriteStandingsJson(const FinishedGames& finished, const std::vector<std::string>& names,
+                        std::ostream& out);
 
 }  // namespace divercite
 

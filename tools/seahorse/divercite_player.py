@@ -1,53 +1,52 @@
 """Our Divercité engine as a player of the INF8175 course's own framework (seahorse).
 
-Put this file anywhere and name it on the course's command line, from the course's
-``divercite/`` folder (the one holding ``main_divercite.py``):
+Name this file on the course's command line, from the course's ``divercite/`` folder:
 
     python3 main_divercite.py -t local my_player.py path/to/divercite_player.py
     python3 main_divercite.py -t human_vs_computer path/to/divercite_player.py
     python3 main_divercite.py -t host_game -a <this machine's ip> path/to/divercite_player.py
-        # and, on the other machine:
     python3 main_divercite.py -t connect -a <the host's ip> path/to/divercite_player.py
 
-Each ``MyPlayer`` starts one ``divercite`` engine process and talks to it over the engine's
-UCI-style protocol only (``uci``, ``setoption``, ``isready``, ``position fen``, ``go``,
-``stop``, ``quit``). Every move, the position string is built from the course state's board
-and side to move (exact: the score is a function of the board), the engine is asked
-``go wtime <ms> btime <ms>`` with the clock the master gives us (the same value for the
-opponent's clock, which the course does not give), and its ``bestmove`` is returned as the
-course's ``LightAction``.
+Each ``MyPlayer`` starts one ``divercite`` engine process and speaks its UCI-style protocol
+(``uci``, ``setoption``, ``isready``, ``position fen``, ``go``, ``stop``, ``quit``). Every
+move, the position string is built from the course state's board and side to move (exact:
+the score is a function of the board), the engine is asked ``go wtime <ms> btime <ms>`` with
+the clock the master gives us (the same for the opponent's, which the course does not give),
+or ``go movetime <ms>``, and its ``bestmove`` is returned as the course's ``LightAction``.
 
 Environment variables:
 
-- ``DIVERCITE_ENGINE`` — the engine binary; default ``<repo>/build/bin/divercite``, found
-  relative to this file (``<repo>/tools/seahorse/divercite_player.py``).
-- ``DIVERCITE_OPTIONS`` — engine options, ``Name=Value`` separated by commas, sent as
-  ``setoption`` lines, e.g. ``Hash=256,Threads=2`` or ``Agent=skypiea_v5`` (any agent the
-  engine has: ``engine``, ``random``, ``greedy``, ``little_garden``, ``water_seven``,
-  ``skypiea_v2``, ``skypiea_v5``, ``mcts``, ``impel_down``). An option the engine rejects is
-  an error naming it. ``MoveOverhead`` defaults to ``DEFAULT_MOVE_OVERHEAD_MS`` (below: the
-  framework's measured per-move latency, which the master charges to our clock), ``Hash`` to
-  ``DEFAULT_HASH_MB`` (below: the table the endgame solves of the course clock need).
-- ``DIVERCITE_MOVETIME=<ms>`` — optional: ``go movetime <ms>`` instead of the clock, for fast
-  games in tests and casual play (capped so that the rest of the game fits in the clock).
-  The engine keeps ``MoveOverhead`` of it for the framework, so choose it above that.
+- ``DIVERCITE_ENGINE`` — the engine binary. Without it: ``<repo>/build/bin/divercite`` when
+  this file is ``<repo>/tools/seahorse/divercite_player.py``, ``P/bin/divercite`` when it is
+  installed as ``P/share/divercite/seahorse/divercite_player.py``, then ``divercite`` on PATH.
+- ``DIVERCITE_OPTIONS`` — engine options, ``Name=Value`` separated by commas, e.g.
+  ``Hash=256,Threads=2`` or ``Agent=skypiea_v5``. Each is checked against the ``option``
+  lines the engine prints after ``uci`` (the name, a number in range, a choice it lists)
+  before any is sent, then against its answers: one the engine does not take stops the
+  player at its start, naming it and why. ``MoveOverhead`` defaults to
+  ``DEFAULT_MOVE_OVERHEAD_MS``, ``Hash`` to ``DEFAULT_HASH_MB`` (below).
+- ``DIVERCITE_PACE`` — ``auto`` (the default): against a human at the course's GUI
+  (``-t human_vs_computer``, seen by ``human_opponent``) answer in ``HUMAN_PACE_MS``, saying
+  on stderr that the engine is thinking, else use the clock; ``human``: always that pace;
+  ``clock``: always the full clock, even against a human.
+- ``DIVERCITE_MOVETIME=<ms>`` — ``go movetime <ms>`` instead of the clock or the pace, for
+  fast games; the engine searches all of it, capped so that the rest of the game, with
+  ``MoveOverhead`` a move for the framework, fits in the clock.
 - ``DIVERCITE_PLAYER_LOG=1`` — one line per move on stderr: ply, side, move, the wall time
-  spent inside ``compute_action`` (ms), the engine's own search time (ms), and the
-  ``remaining_time`` received (``bench/course_overhead.py`` reads these lines).
+  inside ``compute_action`` (ms), the engine's search time (ms), the ``remaining_time``
+  received, and the pace (``bench/course_overhead.py`` reads these lines).
 
 Safety: replies are read with a timeout (a reader thread and a queue). If the engine has not
-answered by a safety deadline well inside the clock, it is sent ``stop``; if it still does
-not answer, or if it dies, or if it answers a move that is not legal in the course state, the
-player logs the problem on stderr and plays a legal fallback move (the best immediate score
-by the course's own scoring); an engine that failed is killed (and reaped) and started again
-at the next move, within that move's deadlines.
-A missing engine, or one that does not start, raises ``DiverciteEngineError`` saying what to
-do. The engine is closed (``quit``, then killed if needed, then reaped) when the player is
-dropped and at interpreter exit.
+answered by a deadline well inside the clock it is sent ``stop``; if it still does not
+answer, dies, or answers an illegal move, the player says so on stderr and plays a legal
+fallback move (the best immediate score by the course's scoring); a failed engine is killed,
+reaped and started again at the next move, within that move's deadlines. A missing engine,
+or one that does not start, raises ``DiverciteEngineError`` saying what to do. The engine is
+closed (``quit``, then killed if needed, then reaped) when the player is dropped and at exit.
 
 The master serialises each player after every move with ``to_json``, which takes every
-attribute whose name does not start with ``_``: the only public attributes are ``name``,
-``id`` and ``piece_type``; everything else lives in ``_`` attributes.
+attribute whose name does not start with ``_``: the only public ones are ``name``, ``id``
+and ``piece_type``.
 
 Standard library only, plus the course's own code (``player_divercite``, ``seahorse``).
 """
@@ -57,6 +56,8 @@ from __future__ import annotations
 import collections
 import os
 import queue
+import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -87,15 +88,21 @@ DEFAULT_MOVE_OVERHEAD_MS = 250
 # 74.1 / 79.0 M with 64, 61.3 / 83.6 M with 256 (search/NOTES.md).
 DEFAULT_HASH_MB = 256
 
+# A move's time, in ms, against a human (DIVERCITE_PACE): the course's master sends the
+# board, the human's own last move included, only once we answer, so at the full clock a
+# human saw nothing for 18-65 s after each of the first moves (bench/gui_human_pace.py).
+# In 2 s the engine searches 10-11 plies in the middle game (7-13 M nodes) and solves exactly
+# from 14 plies before the end (reference games 0-4 at ply 26: 4 of 5; all at ply 28).
+HUMAN_PACE_MS = 2000
+
 # How long the engine may take to start (answer `uci` and `isready`).
 _STARTUP_TIMEOUT_S = 20.0
-
-_REPO = Path(__file__).resolve().parents[2]
-_DEFAULT_ENGINE = _REPO / "build" / "bin" / "divercite"
 
 # The existing cells of each grid row, from the lowest column up.
 _ROW_COLUMNS = [range(abs(i - 4), 9 - abs(i - 4)) for i in range(9)]
 _TOTAL_PLIES = 40
+_ERROR = "info string error:"  # how the engine answers a command it cannot carry out
+_HERE = Path(__file__).resolve().parent
 
 
 class DiverciteEngineError(RuntimeError):
@@ -112,6 +119,34 @@ class _EngineTimeout(Exception):
 
 def _log(message: str) -> None:
     print(f"divercite_player: {message}", file=sys.stderr, flush=True)
+
+
+def _engine_places() -> list[tuple[Path, str]]:
+    """Where the engine is looked for without DIVERCITE_ENGINE, in order, with what each is:
+    this file in a checkout (<repo>/tools/seahorse/) or in an installed copy
+    (P/share/divercite/seahorse/, from `cmake --install build --prefix P`)."""
+    return [(_HERE.parent.parent / "build" / "bin" / "divercite",
+             "a checkout's build, made by scripts/build.sh"),
+            (_HERE.parent.parent.parent / "bin" / "divercite",
+             "an installed copy, made by cmake --install build --prefix P")]
+
+
+def find_engine() -> str:
+    """The engine binary: DIVERCITE_ENGINE, else the first of _engine_places() that exists,
+    else `divercite` on PATH; DiverciteEngineError naming the places tried if none does."""
+    explicit = os.environ.get("DIVERCITE_ENGINE")
+    if explicit:
+        return explicit  # _Engine says so if it is missing
+    for path, _ in _engine_places():
+        if path.is_file() and os.access(path, os.X_OK):
+            return str(path)
+    on_path = shutil.which("divercite")
+    if on_path:
+        return on_path
+    tried = "; ".join(f"{path} ({what})" for path, what in _engine_places())
+    raise DiverciteEngineError(
+        f"divercite engine not found: tried {tried}; and divercite on PATH. Build it with "
+        f"scripts/build.sh in the project's checkout, or set DIVERCITE_ENGINE to its path")
 
 
 def position_string(state) -> str:
@@ -145,6 +180,17 @@ def _side_to_move(state, pieces_on_board: int) -> str:
     return "w" if pieces_on_board % 2 == 0 else "b"
 
 
+def human_opponent(state) -> bool:
+    """Whether a player of `state` is a human at the course's GUI: in `-t human_vs_computer`
+    the master's state lists seahorse's InteractivePlayerProxy, which marks the player it
+    wraps with player_type = "interactive" (and forwards attribute reads to it)."""
+    try:
+        return any(getattr(player, "player_type", None) == "interactive"
+                   for player in getattr(state, "players", None) or ())
+    except Exception:  # the course code changed: play as against a program
+        return False
+
+
 def _parse_options(text: str) -> list[tuple[str, str]]:
     options = []
     for entry in text.split(","):
@@ -157,6 +203,48 @@ def _parse_options(text: str) -> list[tuple[str, str]]:
                 f"(e.g. DIVERCITE_OPTIONS=Hash=256,Threads=2,Agent=skypiea_v5)")
         options.append((name.strip(), value.strip()))
     return options
+
+
+def _parse_option_line(line: str) -> tuple[str, dict]:
+    """An engine's `option name N type T [default D] [min A] [max B] [var V]...` line as
+    (N in lower case, {"name": N, "type": T, "default": D, "min": A, "max": B, "var": [V]})."""
+    fields, choices, key = {"name": []}, [], "name"
+    for word in line.split()[2:]:
+        if word in ("type", "default", "min", "max", "var"):
+            key = word
+            if key == "var":
+                choices.append([])
+            else:
+                fields[key] = []
+        elif key == "var":
+            choices[-1].append(word)
+        else:
+            fields[key].append(word)
+    spec = {key: " ".join(words) for key, words in fields.items()}
+    spec["var"] = [" ".join(words) for words in choices]
+    return spec["name"].lower(), spec
+
+
+def _option_problem(name: str, value: str, advertised: dict) -> str | None:
+    """Why the engine whose options are `advertised` would not take `name`=`value`, or None.
+    Names are matched as the protocol does, whatever their case; values exactly."""
+    spec = advertised.get(name.lower())
+    if spec is None:
+        names = ", ".join(sorted(option["name"] for option in advertised.values()))
+        return f"the engine has no option named {name} (it has: {names or 'none'})"
+    kind, label = spec.get("type"), spec["name"]
+    if kind == "spin":
+        low, high = spec.get("min", ""), spec.get("max", "")
+        if not re.fullmatch(r"[+-]?\d+", value):
+            return f"not a number: {label} is a whole number from {low} to {high}"
+        if re.fullmatch(r"-?\d+", low) and re.fullmatch(r"-?\d+", high) and \
+                not int(low) <= int(value) <= int(high):
+            return f"out of range: {label} is a whole number from {low} to {high}"
+    elif kind == "check" and value not in ("true", "false"):
+        return f"{label} is true or false"
+    elif kind == "combo" and value not in spec["var"]:
+        return f"{label} is one of {', '.join(spec['var'])}"
+    return None
 
 
 def _read_lines(pipe, sink) -> None:
@@ -209,8 +297,9 @@ class _Engine:
         self.path = path
         if not os.path.isfile(path) or not os.access(path, os.X_OK):
             raise DiverciteEngineError(
-                f"divercite engine not found at {path}: build it with scripts/build.sh in "
-                f"{_REPO}, or set DIVERCITE_ENGINE to its path")
+                f"divercite engine not found at {path} (DIVERCITE_ENGINE): build it with "
+                f"scripts/build.sh in the project's checkout, or set DIVERCITE_ENGINE to its "
+                f"path")
         try:
             self.process = subprocess.Popen(
                 [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -218,7 +307,7 @@ class _Engine:
         except OSError as error:
             raise DiverciteEngineError(
                 f"cannot start the divercite engine at {path} ({error}): build it with "
-                f"scripts/build.sh in {_REPO}, or set DIVERCITE_ENGINE to its path") from error
+                f"scripts/build.sh, or set DIVERCITE_ENGINE to its path") from error
         self.pid = self.process.pid
         # The finalizer holds the process, never the engine or the player: it runs when
         # the engine is dropped, when close() is called, and at interpreter exit.
@@ -284,9 +373,9 @@ class _Engine:
     # -- protocol -------------------------------------------------------------------------
 
     def _expect(self, commands: list[str], answer: str, timeout: float) -> list[str]:
-        """Sends `commands`, reads up to the line `answer`; returns the error lines seen."""
+        """Sends `commands`, reads up to the line `answer`; returns the lines before it."""
         deadline = time.monotonic() + timeout
-        errors = []
+        lines = []
         command = " / ".join(commands)
         try:
             for line in commands:
@@ -294,29 +383,41 @@ class _Engine:
             while True:
                 line = self.read(deadline)
                 if line.strip() == answer:
-                    return errors
-                if line.startswith("info string error:"):
-                    errors.append(line[len("info string error:"):].strip())
+                    return lines
+                lines.append(line)
         except _EngineExited:
             raise DiverciteEngineError(
                 f"{self.exit_description()} before answering '{command}': check that "
-                f"{self.path} is the divercite engine (build it with scripts/build.sh in "
-                f"{_REPO}, or set DIVERCITE_ENGINE to its path)") from None
+                f"{self.path} is the divercite engine (build it with scripts/build.sh, or "
+                f"set DIVERCITE_ENGINE to its path)") from None
         except _EngineTimeout:
             raise DiverciteEngineError(
                 f"the divercite engine at {self.path} did not answer '{command}' with "
                 f"'{answer}' within {timeout:.1f} s: is DIVERCITE_ENGINE the divercite "
                 f"engine?") from None
 
-    def _handshake(self, options: list[tuple[str, str]], timeout: float) -> None:
-        self._expect(["uci"], "uciok", timeout)
-        for name, value in options:
-            errors = self._expect([f"setoption name {name} value {value}", "isready"],
-                                  "readyok", timeout)
+    def _handshake(self, options: list[tuple[str, str, str]], timeout: float) -> None:
+        """`uci`, then each (name, value, where it comes from) checked against the engine's
+        `option` lines, all of them before any is sent, then sent and checked again against
+        the engine's `info string error` answers."""
+        advertised = dict(_parse_option_line(line)
+                          for line in self._expect(["uci"], "uciok", timeout)
+                          if line.startswith("option name "))
+        problems = [f"{name}={value} (from {source}): {why}" for name, value, source in options
+                    if (why := _option_problem(name, value, advertised))]
+        if problems:
+            raise DiverciteEngineError(
+                f"the divercite engine at {self.path} does not take these options: "
+                + "; ".join(problems))
+        for name, value, source in options:
+            errors = [line[len(_ERROR):].strip()
+                      for line in self._expect([f"setoption name {name} value {value}",
+                                                "isready"], "readyok", timeout)
+                      if line.startswith(_ERROR)]
             if errors:
                 raise DiverciteEngineError(
-                    f"the divercite engine rejected the option {name}={value} (from "
-                    f"DIVERCITE_OPTIONS or the player's defaults): {'; '.join(errors)}")
+                    f"the divercite engine at {self.path} rejected the option {name}={value} "
+                    f"(from {source}): {'; '.join(errors)}")
         self._expect(["isready"], "readyok", timeout)
 
     def think(self, position: str, go: str, stop_at: float, give_up_at: float):
@@ -338,7 +439,7 @@ class _Engine:
             if line.startswith("bestmove"):
                 parts = line.split()
                 return (parts[1] if len(parts) > 1 else ""), engine_ms, depth
-            if line.startswith("info string error:"):
+            if line.startswith(_ERROR):
                 raise DiverciteEngineError(
                     f"the divercite engine answered '{line}' to 'position fen {position}' "
                     f"/ '{go}'")
@@ -356,25 +457,31 @@ class MyPlayer(PlayerDivercite):
 
     def __init__(self, piece_type: str, name: str = "divercite", *args, **kwargs) -> None:
         super().__init__(piece_type, name, *args, **kwargs)
-        self._engine_path = os.environ.get("DIVERCITE_ENGINE") or str(_DEFAULT_ENGINE)
-        options = _parse_options(os.environ.get("DIVERCITE_OPTIONS", ""))
-        if not any(option.lower() == "moveoverhead" for option, _ in options):
-            options.insert(0, ("MoveOverhead", str(DEFAULT_MOVE_OVERHEAD_MS)))
-        if not any(option.lower() == "hash" for option, _ in options):
-            options.insert(0, ("Hash", str(DEFAULT_HASH_MB)))
+        self._engine_path = find_engine()
+        options = [(name, value, "DIVERCITE_OPTIONS")
+                   for name, value in _parse_options(os.environ.get("DIVERCITE_OPTIONS", ""))]
+        for name, value in (("MoveOverhead", DEFAULT_MOVE_OVERHEAD_MS),
+                            ("Hash", DEFAULT_HASH_MB)):
+            if not any(given.lower() == name.lower() for given, _, _ in options):
+                options.insert(0, (name, str(value), "the player's defaults"))
         self._options = options
-        overhead = [value for option, value in options if option.lower() == "moveoverhead"]
-        try:
-            self._move_overhead_s = max(0, int(overhead[-1])) / 1000.0
-        except ValueError:
-            self._move_overhead_s = DEFAULT_MOVE_OVERHEAD_MS / 1000.0  # the engine says no
         movetime = os.environ.get("DIVERCITE_MOVETIME", "").strip()
         if movetime and (not movetime.isdigit() or int(movetime) <= 0):
             raise DiverciteEngineError(
                 f"DIVERCITE_MOVETIME={movetime!r}: give a number of milliseconds, e.g. 100")
         self._movetime_ms = int(movetime) if movetime else None
+        self._pace = os.environ.get("DIVERCITE_PACE", "").strip().lower() or "auto"
+        if self._pace not in ("auto", "human", "clock"):
+            raise DiverciteEngineError(
+                f"DIVERCITE_PACE={self._pace!r}: give human (answer in "
+                f"{HUMAN_PACE_MS / 1000:g} s), clock (use the course's clock) or auto (human "
+                f"against a human at the course's GUI, else clock; the default)")
+        self._told_pace = False
         self._log_moves = os.environ.get("DIVERCITE_PLAYER_LOG", "") not in ("", "0")
         self._engine = _Engine(self._engine_path, self._options)
+        # Checked by the engine at its start: a whole number from 0 up.
+        overhead = [value for name, value, _ in options if name.lower() == "moveoverhead"]
+        self._move_overhead_s = max(0, int(overhead[-1])) / 1000.0
 
     # The pid of the current engine process (for tests and diagnostics); None if none.
     def _engine_pid(self):
@@ -401,10 +508,20 @@ class MyPlayer(PlayerDivercite):
         # (its hard limit); we send `stop` past that, and give up well before the clock ends.
         budget = max(remaining - self._move_overhead_s, 0.5 * remaining)
         remaining_ms = max(1, int(remaining * 1000))
-        if self._movetime_ms is not None:
+        human = self._pace == "human" or (self._pace == "auto" and human_opponent(current_state))
+        asked_ms = self._movetime_ms or (HUMAN_PACE_MS if human else None)
+        if human and not self._told_pace:
+            self._told_pace = True
+            why = "DIVERCITE_PACE=human" if self._pace == "human" else \
+                "a human opponent at the course's GUI"
+            _log(f"{self.name}: {why}: answering in {asked_ms / 1000:g} s a move "
+                 f"(DIVERCITE_PACE=clock for the full clock, DIVERCITE_MOVETIME=<ms> for "
+                 f"another pace)")
+        if asked_ms is not None:
+            # Capped so that every move left, with its overhead, fits in the clock.
             moves_left = max(1, (_TOTAL_PLIES - ply + 1) // 2)
             cap = int((remaining_ms - self._move_overhead_s * 1000 * moves_left) / moves_left)
-            movetime = max(1, min(self._movetime_ms, cap))
+            movetime = max(1, min(asked_ms, cap))
             go = f"go movetime {movetime}"
             expected = movetime / 1000.0
         else:
@@ -413,6 +530,8 @@ class MyPlayer(PlayerDivercite):
         stop_at = start + min(expected + 1.0, 0.6 * budget)
         give_up_at = start + min(expected + 3.0, 0.85 * budget)
 
+        if human:  # the course's GUI shows nothing until we answer: say why it waits
+            _log(f"{self.name} is thinking (up to {expected:.1f} s)...")
         move, engine_ms, depth, problem = None, None, None, None
         try:
             if self._engine is None or not self._engine.alive():
@@ -445,11 +564,14 @@ class MyPlayer(PlayerDivercite):
             _log(f"{self.name}: {problem}; playing the fallback move {move}")
         action = legal[move]
 
+        spent_ms = (time.monotonic() - start) * 1000.0
+        if human:
+            _log(f"{self.name} plays {move} ({spent_ms / 1000:.1f} s)")
         if self._log_moves:
-            spent_ms = (time.monotonic() - start) * 1000.0
             _log(f"move name={self.name} ply={ply} side={position[-1]} move={move} "
                  f"compute_ms={spent_ms:.3f} engine_ms={engine_ms} depth={depth} "
-                 f"remaining_time={remaining_time!r} fallback={int(problem is not None)}")
+                 f"remaining_time={remaining_time!r} fallback={int(problem is not None)} "
+                 f"pace={'human' if human else 'clock' if asked_ms is None else 'movetime'}")
         return action
 
     def _drop_engine(self, kill: bool) -> None:
