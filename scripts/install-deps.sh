@@ -6,8 +6,10 @@
 #
 #   engine   divercite and divercite-perft: a compiler, CMake, Abseil, mimalloc
 #   tools    + the match runner, the analysis and the tuners: nlohmann-json, Eigen
-#   tests    + the tests, the micro-benchmarks, the format and Python checks, and the course
-#            framework's Python packages (tests/seahorse/ runs the course's own code)
+#   tests    + the tests, the micro-benchmarks, the format and Python checks, the course
+#            framework's Python packages (tests/seahorse/ runs the course's own code), and
+#            for the course's web GUI in headless Chromium: chromium, jQuery, and the page's
+#            socket.io client from the npm registry (bench/gui_page/)
 #   shards   the shard tests' cluster: Slurm, munge, GNU parallel
 #   plots    pictures of matches and analyses: matplotlib
 #   clang    Debian's Clang, which scripts/check-levels.sh compiles with too
@@ -18,21 +20,28 @@ engine=(cmake ninja-build g++ libabsl-dev libmimalloc-dev)
 tools=("${engine[@]}" nlohmann-json3-dev libeigen3-dev)
 tests=("${tools[@]}" libgtest-dev libbenchmark-dev clang-format flake8
   python3 python3-loguru python3-socketio python3-aiohttp python3-nest-asyncio python3-colorama
-  python3-numpy)
+  python3-numpy chromium libjs-jquery)
 shards=(slurm-wlm munge parallel)
 plots=(python3 python3-matplotlib)
 clang=(clang)
 
 packages=()
+gui_page=false
 for tier in "${@:-all}"; do
   case "$tier" in
     engine) packages+=("${engine[@]}") ;;
     tools) packages+=("${tools[@]}") ;;
-    tests) packages+=("${tests[@]}") ;;
+    tests)
+      packages+=("${tests[@]}")
+      gui_page=true
+      ;;
     shards) packages+=("${shards[@]}") ;;
     plots) packages+=("${plots[@]}") ;;
     clang) packages+=("${clang[@]}") ;;
-    all) packages+=("${tests[@]}" "${shards[@]}" "${plots[@]}" "${clang[@]}") ;;
+    all)
+      packages+=("${tests[@]}" "${shards[@]}" "${plots[@]}" "${clang[@]}")
+      gui_page=true
+      ;;
     *)
       echo "install-deps.sh: unknown tier '$tier' (engine, tools, tests, shards, plots, clang, all)" >&2
       exit 2
@@ -40,19 +49,29 @@ for tier in "${@:-all}"; do
   esac
 done
 
+# npm comes with Node.js wherever that is installed; Debian's own package otherwise.
+if $gui_page && ! command -v npm >/dev/null; then packages+=(npm); fi
+
 missing=()
 for package in $(printf '%s\n' "${packages[@]}" | sort -u); do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$package")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-echo "Installing missing packages: ${missing[*]}"
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
-  sudo="sudo"
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing missing packages: ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+# The GUI page's socket.io client, the exact version its SRI hash names (package-lock.json).
+page="$(dirname "$0")/../bench/gui_page"
+if $gui_page && [ ! -d "$page/node_modules/socket.io-client" ]; then
+  echo "Installing the GUI page's npm packages in bench/gui_page/"
+  npm ci --prefix "$page" --no-audit --no-fund --loglevel=error
+fi
