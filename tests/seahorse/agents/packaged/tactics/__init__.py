@@ -1,0 +1,1 @@
+"""A sub-package of the packaged agent."""

@@ -1,0 +1,147 @@
+"""course_engine.py's command line: finds the course, checks that the agent starts, then runs
+the protocol loop."""
+
+import argparse
+import os
+import sys
+import traceback
+
+from . import interpreter, locations, streams
+from .agent_process import AgentLauncher, AgentProcess
+from .course import Course
+from .protocol import COURSE_CLOCK_SECONDS, OVERTIME_SECONDS, Session
+
+HELP_EPILOG = f"""\
+protocol (stdin/stdout, one command a line):
+  uci | ugi                     id name, id author, option name Seed, uciok | ugiok
+  isready                       readyok (at once, even while the agent thinks)
+  ucinewgame | uginewgame       a new game: the start position, and fresh agents
+  position startpos|fen <rows> <side> [moves m1 m2 ...]
+                                all or nothing: an error keeps the previous position. A
+                                position that does not continue the game of the last go
+                                (another start, or not those moves and more) starts a new
+                                game, with fresh agents.
+  go [wtime|p1time MS] [btime|p2time MS] [winc|p1inc MS] [binc|p2inc MS]
+     [movestogo N] [movetime MS] [depth N] [nodes N] [infinite]
+                                bestmove <move>; the agent gets remaining_time = its own
+                                clock (wtime/p1time or btime/p2time) in seconds, or
+                                {COURSE_CLOCK_SECONDS:g} when the go has none for its side.
+                                movestogo, movetime, depth, nodes, infinite and the
+                                increments are accepted and ignored: a course agent
+                                schedules its own time.
+  setoption name Seed value N   before each move, seed Python's random (and numpy's global
+                                generator, if numpy is imported) from N and the position,
+                                so agents with random choices replay. Without a Seed the
+                                generators are left alone.
+  stop                          a course agent cannot be interrupted: its process is ended,
+                                'bestmove (none)' answers at once, and the side's next move
+                                gets a fresh agent.
+  query gameover|p1turn|result  response true|false, or p1win|p2win|draw|none
+  d                             fen, scores and result of the position
+  quit                          exits at once, even while the agent thinks
+
+one game, one fresh agent:
+  Every side of every game runs in a Python process of its own, as the course's
+  main_divercite.py runs one game per process: the agent's module, the modules it imports
+  from its folder, its class attributes and globals start anew each game. The process has
+  the agent's folder as its working directory and first on sys.path (then the course's
+  folders), PYTHONHASHSEED fixed (0 unless set, so that with a Seed agents that pick from
+  sets replay too), and gets a new MyPlayer('W' or 'B', name='<stem>_1' or '_2') and the
+  course's own GameStateDivercite. The next game's process is started ahead, while the
+  bridge waits.
+
+notes:
+  - An agent that raises, returns None, returns something that is not an action, an
+    illegal move, or a HeavyAction the course's master would refuse (its states' scores or
+    board not the course's) answers 'info string error: <what happened>' and
+    'bestmove (none)', and the next go works. One still thinking {OVERTIME_SECONDS:g} s after its
+    remaining_time ran out is ended the same way.
+  - An agent the course's master could not serialise after a move (a lock, a file, a set
+    in a public attribute: the master sends players' public attributes as json) plays on;
+    'info string warning: ...' says so once a game.
+  - --course defaults to the agent's folder when it holds game_state_divercite.py, else
+    DIVERCITE_COURSE_DIR (the course root or its divercite folder), else
+    ../shared/course/divercite beside this repository. --seahorse defaults to an importable
+    seahorse, else the seahorse folder beside the course folder.
+"""
+
+
+def parse_arguments():
+    parser = argparse.ArgumentParser(
+        prog="course_engine.py",
+        description="Plays a course Divercité agent (a file defining MyPlayer(PlayerDivercite) "
+                    "with compute_action) over the divercite engine protocol, for "
+                    "divercite-match.",
+        epilog=HELP_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--course", metavar="DIR",
+                        help="the course's Divercité folder (holding game_state_divercite.py)")
+    parser.add_argument("--seahorse", metavar="DIR",
+                        help="the folder that contains the seahorse package")
+    parser.add_argument("agent", metavar="AGENT.py", help="the agent's file, e.g. my_player.py")
+    return parser.parse_args()
+
+
+def check_agent_starts(launcher, agent_path, stem):
+    """The agent's author; exits with code 2 if the agent cannot be imported or built.
+
+    Checked in a process of its own, thrown away after: MyPlayer's constructor may set
+    class-level state, which no game may inherit."""
+    probe = AgentProcess(launcher.config, on_warning=lambda _: None)
+    why = probe.ready()
+    if why is None:
+        probe.request(cmd="player", side=0, name=f"{stem}_1")
+        reply = probe.reply()
+        if reply is None or "error" in reply:
+            why = (f"constructing MyPlayer('W', name='{stem}_1') from {agent_path} failed: " +
+                   (reply["error"] if reply else f"its process ended ({probe.exit_status()})"))
+    author = probe.author()
+    probe.kill()
+    if why is not None:
+        launcher.close()
+        interpreter.fail(why)
+    return author
+
+
+def main(script):
+    interpreter.ensure_interpreter(script)
+    arguments = parse_arguments()
+    agent_path = os.path.abspath(arguments.agent)
+    if not os.path.isfile(agent_path):
+        interpreter.fail(f"no agent file {arguments.agent}")
+    agent_dir = os.path.dirname(agent_path)
+    stem = os.path.splitext(os.path.basename(agent_path))[0]
+    course_dir = locations.find_course_dir(arguments.course, agent_dir)
+    seahorse_dir = locations.find_seahorse_dir(arguments.seahorse, course_dir)
+    extra_path = [seahorse_dir] if seahorse_dir else []
+
+    commands, output = streams.take_protocol_streams()
+    # This process never imports the agent: only the course's code, for positions and scores.
+    for folder in reversed([course_dir] + extra_path):
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+    try:
+        course = Course()
+    except Exception:
+        traceback.print_exc()
+        interpreter.fail(f"importing the course's code from {course_dir} failed (traceback "
+                         "above)")
+
+    session = None
+
+    def warn(reason):
+        session.warn(reason)
+
+    launcher = AgentLauncher(agent_path, course_dir, extra_path, on_warning=warn)
+    launcher.prepare()  # the first game's process starts beside the check
+    author = check_agent_starts(launcher, agent_path, stem)
+    session = Session(output, course, launcher, stem, author)
+    for line in commands:
+        if not session.handle(line):
+            break
+    else:
+        # End of input: a pipe closed after `go` still expects its bestmove.
+        if session.worker is not None:
+            session.worker.join()
+    session.close()
+    sys.stderr.flush()
+    os._exit(0)  # no wait for threads

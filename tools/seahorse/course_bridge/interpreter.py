@@ -1,0 +1,41 @@
+"""The interpreter the bridge runs on: the course's packages and a fixed hash seed."""
+
+import importlib.util
+import os
+import sys
+
+# What the course's framework imports from outside the standard library.
+COURSE_PACKAGES = ("loguru", "socketio", "aiohttp", "colorama")
+DEBIAN_PYTHON = "/usr/bin/python3"
+
+
+def fail(message):
+    """Start-up failures: one clear message on stderr, exit code 2."""
+    sys.stderr.write(f"course_engine.py: {message}\n")
+    sys.stderr.flush()
+    sys.exit(2)
+
+
+def ensure_interpreter(script):
+    """Re-executes `script` when it must run on another interpreter or hash seed.
+
+    The pyenv Python first on PATH lacks the course's packages; Debian's has them. The hash
+    seed is fixed because the course's actions hash their strings, and agents choosing from a
+    set (the course's random player does) replay only if set order does. The agents' own
+    processes inherit both.
+    """
+    missing = [name for name in COURSE_PACKAGES if importlib.util.find_spec(name) is None]
+    target = sys.executable
+    if missing:
+        if (os.path.exists(DEBIAN_PYTHON) and
+                os.path.realpath(DEBIAN_PYTHON) != os.path.realpath(sys.executable or "")):
+            target = DEBIAN_PYTHON
+        else:
+            fail(f"the course's framework needs the Python packages {', '.join(missing)}, "
+                 f"which {sys.executable} cannot import (and {DEBIAN_PYTHON} is this Python "
+                 "or absent). On Debian: apt-get install " +
+                 " ".join("python3-" + name.replace("_", "-") for name in missing))
+    if target and (target != sys.executable or "PYTHONHASHSEED" not in os.environ):
+        environment = dict(os.environ)
+        environment.setdefault("PYTHONHASHSEED", "0")
+        os.execve(target, [target, os.path.abspath(script)] + sys.argv[1:], environment)

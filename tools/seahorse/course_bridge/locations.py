@@ -1,0 +1,73 @@
+"""Where the course's code lies: its Divercité folder and the seahorse package."""
+
+import importlib.util
+import os
+
+from .interpreter import fail
+
+
+def holds_course(folder):
+    return os.path.isfile(os.path.join(folder, "game_state_divercite.py"))
+
+
+def holds_seahorse(folder):
+    return os.path.isfile(os.path.join(folder, "seahorse", "__init__.py"))
+
+
+def repository_course_dir():
+    """<repo>/../shared/course/divercite, this package being <repo>/tools/seahorse/<package>."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(package)))
+    return os.path.join(os.path.dirname(repo), "shared", "course", "divercite")
+
+
+def find_course_dir(given, agent_dir):
+    """--course, else the agent's folder if it holds the course's files, else
+    DIVERCITE_COURSE_DIR (the course root or its divercite folder), else the course beside
+    this repository; a clear message and exit code 2 when none holds it."""
+    if given is not None:
+        folder = os.path.abspath(given)
+        if not holds_course(folder):
+            fail(f"--course {given}: no game_state_divercite.py in {folder}")
+        return folder
+    if holds_course(agent_dir):
+        return agent_dir
+    environment = os.environ.get("DIVERCITE_COURSE_DIR")
+    if environment:
+        for folder in (os.path.join(environment, "divercite"), environment):
+            if holds_course(folder):
+                return os.path.abspath(folder)
+        fail(f"DIVERCITE_COURSE_DIR={environment} holds neither game_state_divercite.py nor "
+             "divercite/game_state_divercite.py")
+    folder = repository_course_dir()
+    if holds_course(folder):
+        return folder
+    fail(f"cannot find the course's Divercité folder: not beside the agent ({agent_dir}), "
+         f"DIVERCITE_COURSE_DIR is unset, and {folder} does not exist. Give --course DIR "
+         "(the folder holding game_state_divercite.py) or set DIVERCITE_COURSE_DIR.")
+
+
+def find_seahorse_dir(given, course_dir):
+    """The folder to put on sys.path for `import seahorse`, or None if already importable."""
+    if given is not None:
+        folder = os.path.abspath(given)
+        if holds_seahorse(folder):
+            return folder
+        # The package folder itself was given.
+        if (os.path.basename(folder) == "seahorse" and
+                os.path.isfile(os.path.join(folder, "__init__.py"))):
+            return os.path.dirname(folder)
+        fail(f"--seahorse {given}: no seahorse package (seahorse/__init__.py) in {folder}")
+    spec = importlib.util.find_spec("seahorse")
+    if spec is not None and spec.origin is not None:
+        return None
+    candidates = [os.path.join(os.path.dirname(course_dir), "seahorse")]
+    environment = os.environ.get("DIVERCITE_COURSE_DIR")
+    if environment:
+        candidates += [os.path.join(environment, "seahorse"),
+                       os.path.join(os.path.dirname(os.path.abspath(environment)), "seahorse")]
+    for folder in candidates:
+        if holds_seahorse(folder):
+            return os.path.abspath(folder)
+    fail("cannot import seahorse: it is not installed, and no seahorse folder holding the "
+         f"package was found in {', '.join(candidates)}. Give --seahorse DIR.")

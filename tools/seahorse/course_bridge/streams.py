@@ -1,0 +1,42 @@
+"""Protocol streams: only protocol lines reach the original stdout.
+
+Both the bridge's process and each agent's process keep private copies of their stdin and
+stdout for their protocol, then point the process's own stdout (Python's and file descriptor
+1, for C extensions and subprocesses) at stderr and its stdin at /dev/null, so that nothing
+the agent or the course's code prints can garble or swallow a protocol line.
+"""
+
+import os
+import sys
+import threading
+
+
+class LineOutput:
+    """Writes whole lines to a private copy of the original stdout, from any thread."""
+
+    def __init__(self, fd):
+        self._stream = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        self._lock = threading.Lock()
+
+    def send(self, line):
+        with self._lock:
+            try:
+                self._stream.write(line + "\n")
+                self._stream.flush()
+            except (BrokenPipeError, OSError):
+                os._exit(0)  # nobody is listening any more
+
+
+def take_protocol_streams():
+    """(commands, output): private copies of stdin (a text file) and stdout (a LineOutput);
+    the process's own stdout goes to stderr from now on, and its stdin reads /dev/null."""
+    sys.stdout.flush()
+    output = LineOutput(os.dup(1))
+    commands = os.fdopen(os.dup(0), "r", encoding="utf-8", errors="replace")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    sys.stdin = open(os.devnull, "r")
+    return commands, output
