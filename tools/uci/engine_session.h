@@ -13,8 +13,8 @@
 #include <string>
 #include <thread>
 
+#include "agents/agent.h"
 #include "engine/position.h"
-#include "search/agents/agent.h"
 #include "search/evaluate.h"
 #include "search/search.h"
 #include "tools/uci/option_registry.h"
