@@ -13,7 +13,7 @@
 #include "engine/movegen.h"
 #include "engine/symmetry.h"
 #include "search/endgame.h"
-#include "search/evaluate.h"
+#include "search/margin_bounds.h"
 #include "search/move_order.h"
 #include "search/moves_in_progress.h"
 #include "search/search_params.h"

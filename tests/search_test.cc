@@ -10,6 +10,7 @@
 #include "engine/symmetry.h"
 #include "gtest/gtest.h"
 #include "search/evaluate.h"
+#include "search/margin_bounds.h"
 #include "search/moves_in_progress.h"
 #include "search/timeman.h"
 #include "search/tt.h"
