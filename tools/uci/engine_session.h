@@ -15,7 +15,7 @@
 
 #include "agents/agent.h"
 #include "engine/position.h"
-#include "search/evaluate.h"
+#include "search/eval_file.h"
 #include "search/search.h"
 #include "tools/uci/option_registry.h"
 

@@ -12,7 +12,7 @@
 #include "engine/position_string.h"
 #include "perft/perft.h"
 #include "search/bench.h"
-#include "search/evaluate.h"
+#include "search/eval_file.h"
 #include "tools/uci/board_picture.h"
 
 namespace divercite {
@@ -331,7 +331,7 @@ void Protocol::ShowEvaluation() {
                          term.value));
   }
   Send(absl::StrFormat("%-96s %6d", "patterns", PatternSum(position, weights)));
-  Send(absl::StrFormat("%-96s %6d", "total", Evaluate(position, weights)));
+  Send(absl::StrFormat("%-96s %6d", "total", EvaluatePatterns(position, weights)));
   Send(absl::StrCat("weights: ", weights.data));
   Send(absl::StrCat("fit: ", weights.fit));
 }
