@@ -440,16 +440,13 @@ void Worker::Run(const SearchCallbacks* callbacks) {
         }
         window *= 4;
         if (index_ == 0 && callbacks && callbacks->on_iteration && shared_.Elapsed() > 1000) {
-          IterationInfo info;
-          info.depth = depth;
-          info.seldepth = seldepth_;
-          info.score = score;
-          info.bound = bound;
-          info.nodes = NodesOfAll();
-          info.time_ms = shared_.Elapsed();
-          info.hashfull = shared_.tt.HashFull();
-          info.pv = {pv_[0][0]};
-          callbacks->on_iteration(info);
+          const SearchResult so_far{.best_move = pv_[0][0],
+                                    .score = score,
+                                    .depth = depth,
+                                    .nodes = NodesOfAll(),
+                                    .time_ms = shared_.Elapsed(),
+                                    .pv = {}};
+          callbacks->on_iteration(IterationInfoOf(so_far, seldepth_, shared_.tt.HashFull(), bound));
         }
       }
     }
@@ -481,16 +478,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
     result_.nodes = NodesOfAll();
     result_.time_ms = shared_.Elapsed();
     if (callbacks && callbacks->on_iteration) {
-      IterationInfo info;
-      info.depth = depth;
-      info.seldepth = seldepth_;
-      info.score = score;
-      info.exact = result_.exact;
-      info.nodes = result_.nodes;
-      info.time_ms = result_.time_ms;
-      info.hashfull = shared_.tt.HashFull();
-      info.pv = result_.pv;
-      callbacks->on_iteration(info);
+      callbacks->on_iteration(IterationInfoOf(result_, seldepth_, shared_.tt.HashFull()));
     }
     // Step 9. Time: stop when an exact result is in, or when the next iteration would likely
     // run past the budget, scaled by how settled the best move and the score are.
@@ -528,6 +516,20 @@ std::vector<Move> Worker::PrincipalVariation(Move first) {
     }
   }
   return line;
+}
+
+IterationInfo IterationInfoOf(const SearchResult& result, int seldepth, int hashfull, Bound bound) {
+  IterationInfo info;
+  info.depth = result.depth;
+  info.seldepth = seldepth;
+  info.score = result.score;
+  info.bound = bound;
+  info.exact = result.exact;
+  info.nodes = result.nodes;
+  info.time_ms = result.time_ms;
+  info.hashfull = hashfull;
+  info.pv = result.pv.empty() ? std::vector<Move>{result.best_move} : result.pv;
+  return info;
 }
 
 Searcher::Searcher(std::size_t hash_megabytes) { tt_.Resize(hash_megabytes); }

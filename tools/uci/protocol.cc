@@ -238,16 +238,7 @@ void Protocol::SendChoice(const MoveChoice& choice) {
     return;
   }
   const SearchResult& result = *choice.search;
-  IterationInfo info;
-  info.depth = result.depth;
-  info.seldepth = result.depth;
-  info.score = result.score;
-  info.exact = result.exact;
-  info.nodes = result.nodes;
-  info.time_ms = result.time_ms;
-  info.hashfull = choice.hashfull;
-  info.pv = result.pv.empty() ? std::vector<Move>{result.best_move} : result.pv;
-  SendInfo(info);
+  SendInfo(IterationInfoOf(result, result.depth, choice.hashfull));
 }
 
 void Protocol::SendInfo(const IterationInfo& info) {
