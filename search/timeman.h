@@ -19,7 +19,6 @@ struct SearchLimits {
   std::int64_t increment_ms[kNumPlayers] = {0, 0};
   int movestogo = 0;  // 0: until the end of the game
   bool infinite = false;
-  bool HasClock() const { return time_ms[0] >= 0 || time_ms[1] >= 0; }
 };
 
 struct TimeBudget {
