@@ -192,8 +192,8 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   if (depth <= 0) return StateOf(position, link).Evaluate(position, *shared_.eval_weights);
   if (Stopped()) return 0;
 
-  // Step 3a. Frontier nodes evaluate their children directly (bench 8: 11.2 s -> 4.3 s; more
-  // nodes, no table or ordering cost).
+  // Step 3a. Frontier nodes evaluate their children directly: more nodes, but no table or
+  // ordering cost (measured: see NOTES.md, "Frontier nodes").
   if (depth == 1 && !solving && !pv_node && ply > 0) {
     return FrontierSearch(position, StateOf(position, link), beta);
   }
@@ -227,16 +227,17 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   MoveList moves = ply == 0 ? shared_.root_moves : LegalMoves(position);
   MoveOrderer orderer(position, moves, tt_move, history_, ply);
   if (ply == 0) orderer.PreferRootOrder(root_scores_);
-  // While solving, ordering by the evaluation after each move (same position: 26.5 M ->
-  // 19.3 M nodes, 9.5 s -> 8.1 s at kEvalOrderingMinDepth 5; 2 and 3 were slower).
+  // While solving, ordering by the evaluation after each move: fewer nodes, and less time
+  // from kEvalOrderingMinDepth up (measured: see NOTES.md, "Evaluation ordering while
+  // solving").
   if (ply > 0 && solving && depth >= params::kEvalOrderingMinDepth) {
     orderer.PreferEvaluation(position, eval, *shared_.eval_weights);
   }
 
   const Player us = position.SideToMove();
   // Step 5a. Enhanced transposition cutoff: while solving, a child already proven good
-  // enough in the table ends the node before anything is searched (14 plies left, reference
-  // game 2 at ply 26: 20.9 M -> 16.9 M nodes, 8.2 s -> 6.9 s).
+  // enough in the table ends the node before anything is searched (measured: see NOTES.md,
+  // "Enhanced transposition cutoffs").
   if (solving && !pv_node && depth >= params::kEtcMinDepth) {
     for (const Move move : moves) {
       SymmetricKeys child_keys = keys;
