@@ -11,7 +11,7 @@
 #include "engine/movegen.h"
 #include "engine/position.h"
 #include "perft/perft.h"
-#include "search/evaluate.h"
+#include "search/eval_file.h"
 
 namespace divercite {
 namespace {
@@ -35,19 +35,6 @@ const std::vector<Position>& SamplePositions() {
   return positions;
 }
 
-// One item = one position evaluated from scratch: the linear evaluation, then the learned
-// patterns'.
-void BM_EvaluateLinear(benchmark::State& state) {
-  const std::vector<Position>& positions = SamplePositions();
-  std::size_t i = 0;
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(EvaluateLinear(positions[i]));
-    if (++i == positions.size()) i = 0;
-  }
-  state.SetItemsProcessed(state.iterations());
-}
-BENCHMARK(BM_EvaluateLinear);
-
 void BM_Holdings(benchmark::State& state) {
   const std::vector<Position>& positions = SamplePositions();
   std::size_t i = 0;
@@ -59,6 +46,7 @@ void BM_Holdings(benchmark::State& state) {
 }
 BENCHMARK(BM_Holdings);
 
+// One item = one position evaluated from scratch.
 void BM_EvaluatePatterns(benchmark::State& state) {
   const std::vector<Position>& positions = SamplePositions();
   const PatternWeights& weights = DefaultPatternWeights();
@@ -98,27 +86,6 @@ void BM_EvaluateChildren(benchmark::State& state) {
   state.SetItemsProcessed(evaluated);
 }
 BENCHMARK(BM_EvaluateChildren);
-
-// The same with the linear evaluation from scratch, as the frontier did before.
-void BM_EvaluateChildrenLinear(benchmark::State& state) {
-  const std::vector<Position>& positions = SamplePositions();
-  std::vector<MoveList> moves;
-  for (const Position& position : positions) moves.push_back(LegalMoves(position));
-  std::int64_t evaluated = 0;
-  std::size_t i = 0;
-  for (auto _ : state) {
-    for (const Move move : moves[i]) {
-      Position child = positions[i];
-      child.Play(move);
-      if (child.IsGameOver()) continue;
-      benchmark::DoNotOptimize(EvaluateLinear(child));
-      ++evaluated;
-    }
-    if (++i == positions.size()) i = 0;
-  }
-  state.SetItemsProcessed(evaluated);
-}
-BENCHMARK(BM_EvaluateChildrenLinear);
 
 // One item = one child's state made from its parent's (an interior node's way).
 void BM_EvalStateAfter(benchmark::State& state) {

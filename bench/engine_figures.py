@@ -11,10 +11,13 @@
 
 Options are set with `setoption` (Hash defaults to 256 MiB). The reference games are read from
 ../shared/reference/games.jsonl beside the project, or from $DIVERCITE_REFERENCE_GAMES.
+An engine that dies, or does not answer `uci` or `isready` in time, ends the run with an error
+that names it and its exit status.
 """
 import argparse
 import json
 import os
+import select
 import statistics
 import subprocess
 import sys
@@ -24,34 +27,72 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_GAMES = os.path.join(HERE, "..", "..", "shared", "reference", "games.jsonl")
 
 
+class EngineError(Exception):
+    """An engine died, stopped answering, or refused a command; the message names it."""
+
+
 class Engine:
-    def __init__(self, command, options):
+    """One engine process spoken to over the protocol. `name` labels it in errors (default: the
+    command); `answer_timeout` bounds the wait for `uciok` and `readyok`, in seconds (a search
+    may think for as long as it needs)."""
+
+    def __init__(self, command, options, name=None, answer_timeout=60):
+        self.name = name or command
+        self.answer_timeout = answer_timeout
         self.process = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        text=True, bufsize=1)
+                                        bufsize=0)
+        self.pending = b""  # read from the engine, not yet returned as a line
         self.send("uci")
-        self.until("uciok")
+        self.until("uciok", self.answer_timeout)
         options = {"Hash": "256", **options}
         for name, value in options.items():
             self.send(f"setoption name {name} value {value}")
         self.ready()
 
     def send(self, line):
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
+        try:
+            self.process.stdin.write((line + "\n").encode())
+        except BrokenPipeError:
+            raise self.died(f"sending {line!r}") from None
 
-    def until(self, prefix):
+    def died(self, doing):
+        """The error for an engine found dead while `doing`, with its exit status."""
+        try:
+            status = self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return EngineError(f"{self.name}: the engine closed its output while {doing}")
+        how = f"killed by signal {-status}" if status < 0 else f"exited with status {status}"
+        return EngineError(f"{self.name}: the engine {how} while {doing}")
+
+    def readline(self, waiting_for, timeout=None):
+        """The engine's next line; EngineError if it ends its output or, with a `timeout` in
+        seconds, says nothing that long."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self.pending:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise EngineError(f"{self.name}: no {waiting_for!r} from the engine in {timeout} s")
+            readable, _, _ = select.select([self.process.stdout], [], [], left)
+            if not readable:
+                continue
+            chunk = os.read(self.process.stdout.fileno(), 65536)
+            if not chunk:
+                raise self.died(f"waiting for {waiting_for!r}")
+            self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line.decode() + "\n"
+
+    def until(self, prefix, timeout=None):
         while True:
-            line = self.process.stdout.readline()
-            if not line:
-                sys.exit("the engine exited")
+            line = self.readline(prefix, timeout)
             if line.startswith("info string error"):
-                sys.exit(line.strip())
+                raise EngineError(f"{self.name}: {line.strip()}")
             if line.startswith(prefix):
                 return line
 
     def ready(self):
         self.send("isready")
-        self.until("readyok")
+        self.until("readyok", self.answer_timeout)
 
     def cpu_seconds(self):
         # utime + stime of the engine process, from /proc (Linux).
@@ -67,7 +108,7 @@ class Engine:
         self.send(command)
         last = None
         while True:
-            line = self.process.stdout.readline()
+            line = self.readline("bestmove")
             if line.startswith("info depth"):
                 last = line.split()
             elif line.startswith("bestmove"):
@@ -112,10 +153,20 @@ def start_engines(configurations, program, defaults=None):
     engines = {}
     for name, command, options in configurations:
         try:
-            engines[name] = Engine(command, {**(defaults or {}), **options})
+            engines[name] = Engine(command, {**(defaults or {}), **options},
+                                   name=f"{name} ({command})")
         except OSError as error:
             sys.exit(f"{program}: cannot start {name}'s engine {command!r}: {error}")
     return engines
+
+
+def run(main, program):
+    """Runs a measurement's `main`; an engine's failure ends it with its message, naming
+    `program`, and a non-zero exit status."""
+    try:
+        main()
+    except EngineError as error:
+        sys.exit(f"{program}: {error}")
 
 
 def field(info, name):
@@ -173,4 +224,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run(main, "engine_figures.py")

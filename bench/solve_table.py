@@ -25,7 +25,7 @@ from collections import namedtuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from engine_figures import (configuration, field, position_after, reference_games,  # noqa: E402
-                            start_engines)
+                            run, start_engines)
 
 
 # One configuration's solve of one position.
@@ -119,4 +119,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run(main, "solve_table.py")

@@ -20,7 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from engine_figures import (configuration, field, position_after, reference_games,  # noqa: E402
-                            start_engines)
+                            run, start_engines)
 
 
 def main():
@@ -68,4 +68,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run(main, "time_to_depth.py")

@@ -109,10 +109,6 @@ class alignas(64) Position {
   // Plays a legal move (unchecked: see CheckLegal) and updates everything incrementally.
   void Play(Move move);
 
-  // The points each player would gain if the side to move played `move` (before any
-  // tie-break), without playing it.
-  std::array<int, kNumPlayers> ScoreChange(Move move) const;
-
   // For the city on `cell` (occupied): its colour and owner.
   Colour ColourAt(int cell) const {
     const int low = ((colour_[1] | colour_[3]) >> cell) & 1;
@@ -179,34 +175,6 @@ inline void Position::Play(Move move) {
   if (++ply_ == kTotalPlies) ApplyLastMoveTieBreak();
   assert(PopCount(Occupied()) == ply_);
   assert(PopCount(owner_[0]) == (ply_ + 1) / 2 && PopCount(owner_[1]) == ply_ / 2);
-}
-
-inline std::array<int, kNumPlayers> Position::ScoreChange(Move move) const {
-  std::array<int, kNumPlayers> change{};
-  const int cell = move.cell();
-  const Colour colour = move.colour();
-  if (IsCityCell(cell)) {
-    change[Index(SideToMove())] = CityValue(cell, colour);
-    return change;
-  }
-  const Bitboard bit = Bit(cell);
-  const Bitboard occupied = Occupied() | bit;
-  for (Bitboard cities = Neighbours(cell) & occupied; cities;) {
-    const int city = PopLowestCell(cities);
-    const Bitboard around = Neighbours(city);
-    int gain = ColourAt(city) == colour;
-    if ((occupied & around) == around) {
-      // Would this resource complete the fourth colour?
-      const Bitboard others = around & ~bit;
-      bool all = true;
-      for (int c = 0; c < kNumColours; ++c) {
-        all = all && (c == Index(colour) ? !(colour_[c] & others) : (colour_[c] & others));
-      }
-      if (all) gain += 4;
-    }
-    change[Index(OwnerAt(city))] += gain;
-  }
-  return change;
 }
 
 }  // namespace divercite

@@ -1,13 +1,21 @@
 #include "search/bench.h"
 
+#include <cstddef>
+
 #include "engine/position_string.h"
 
 namespace divercite {
+namespace {
+
+// Part of the signature: the table's size decides which entries stay.
+constexpr std::size_t kBenchHashMegabytes = 16;
+
+}  // namespace
 
 BenchTotals RunBench(int depth,
                      const std::function<void(absl::string_view position_string,
                                               const SearchResult& result)>& on_position) {
-  Searcher searcher(16);
+  Searcher searcher(kBenchHashMegabytes);
   SearchOptions options;
   options.threads = 1;
   searcher.SetOptions(options);

@@ -5,7 +5,7 @@
 
 #include "engine/movegen.h"
 #include "engine/zobrist.h"
-#include "search/evaluate.h"
+#include "search/margin_bounds.h"
 #include "search/move_order.h"
 #include "search/search_params.h"
 

@@ -2,7 +2,7 @@
 // the end. It is the bottom of every solving search, so it is built for speed where the main
 // search is built for guidance: the plain Zobrist key (symmetric positions no longer arise so
 // late), the table's move tried before the others are ordered, then the others by the points
-// they are worth now (by the evaluation from 10 plies left), no reductions, the margin's
+// they are worth now (by the evaluation far from the end), no reductions, the margin's
 // bounds tested at every node above the last two plies, and the table's cluster prefetched
 // before the bounds are computed. It shares the main search's table, under keys of its own.
 // Measured solve times, and what was tried and did not pay: search/NOTES.md.

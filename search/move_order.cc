@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <bit>
 
-#include "search/evaluate.h"
-
 namespace divercite {
 
 std::array<int, kNumColours> CellWorth(const Position& position, int cell) {

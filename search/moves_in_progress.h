@@ -1,8 +1,8 @@
 // Simplified ABDADA (T. Kerrigan's variant of Weill's ABDADA): the moves that some thread is
 // searching right now, so that another thread arriving at the same node searches its other
 // moves first and comes back to these later, when their values are in the table. Lazy SMP
-// alone left the threads walking the same tree in the same order: two threads cut a 16-ply
-// solve's total time by a third at best, and the time to a depth by a seventh (NOTES.md).
+// alone left the threads walking the same tree in the same order, so a second thread saved
+// little time (measured: see NOTES.md, "Issue 13: two threads").
 //
 // A lossy, lock-free set: a move's key is a (position, move) hash; its slot holds a 32-bit
 // tag. A collision only defers a move that nobody searches, or searches one twice: never a

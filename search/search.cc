@@ -13,7 +13,7 @@
 #include "engine/movegen.h"
 #include "engine/symmetry.h"
 #include "search/endgame.h"
-#include "search/evaluate.h"
+#include "search/margin_bounds.h"
 #include "search/move_order.h"
 #include "search/moves_in_progress.h"
 #include "search/search_params.h"
@@ -192,8 +192,8 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   if (depth <= 0) return StateOf(position, link).Evaluate(position, *shared_.eval_weights);
   if (Stopped()) return 0;
 
-  // Step 3a. Frontier nodes evaluate their children directly (bench 8: 11.2 s -> 4.3 s; more
-  // nodes, no table or ordering cost).
+  // Step 3a. Frontier nodes evaluate their children directly: more nodes, but no table or
+  // ordering cost (measured: see NOTES.md, "Frontier nodes").
   if (depth == 1 && !solving && !pv_node && ply > 0) {
     return FrontierSearch(position, StateOf(position, link), beta);
   }
@@ -227,16 +227,17 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   MoveList moves = ply == 0 ? shared_.root_moves : LegalMoves(position);
   MoveOrderer orderer(position, moves, tt_move, history_, ply);
   if (ply == 0) orderer.PreferRootOrder(root_scores_);
-  // While solving, ordering by the evaluation after each move (same position: 26.5 M ->
-  // 19.3 M nodes, 9.5 s -> 8.1 s at kEvalOrderingMinDepth 5; 2 and 3 were slower).
+  // While solving, ordering by the evaluation after each move: fewer nodes, and less time
+  // from kEvalOrderingMinDepth up (measured: see NOTES.md, "Evaluation ordering while
+  // solving").
   if (ply > 0 && solving && depth >= params::kEvalOrderingMinDepth) {
     orderer.PreferEvaluation(position, eval, *shared_.eval_weights);
   }
 
   const Player us = position.SideToMove();
   // Step 5a. Enhanced transposition cutoff: while solving, a child already proven good
-  // enough in the table ends the node before anything is searched (14 plies left, reference
-  // game 2 at ply 26: 20.9 M -> 16.9 M nodes, 8.2 s -> 6.9 s).
+  // enough in the table ends the node before anything is searched (measured: see NOTES.md,
+  // "Enhanced transposition cutoffs").
   if (solving && !pv_node && depth >= params::kEtcMinDepth) {
     for (const Move move : moves) {
       SymmetricKeys child_keys = keys;
@@ -440,16 +441,13 @@ void Worker::Run(const SearchCallbacks* callbacks) {
         }
         window *= 4;
         if (index_ == 0 && callbacks && callbacks->on_iteration && shared_.Elapsed() > 1000) {
-          IterationInfo info;
-          info.depth = depth;
-          info.seldepth = seldepth_;
-          info.score = score;
-          info.bound = bound;
-          info.nodes = NodesOfAll();
-          info.time_ms = shared_.Elapsed();
-          info.hashfull = shared_.tt.HashFull();
-          info.pv = {pv_[0][0]};
-          callbacks->on_iteration(info);
+          const SearchResult so_far{.best_move = pv_[0][0],
+                                    .score = score,
+                                    .depth = depth,
+                                    .nodes = NodesOfAll(),
+                                    .time_ms = shared_.Elapsed(),
+                                    .pv = {}};
+          callbacks->on_iteration(IterationInfoOf(so_far, seldepth_, shared_.tt.HashFull(), bound));
         }
       }
     }
@@ -481,16 +479,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
     result_.nodes = NodesOfAll();
     result_.time_ms = shared_.Elapsed();
     if (callbacks && callbacks->on_iteration) {
-      IterationInfo info;
-      info.depth = depth;
-      info.seldepth = seldepth_;
-      info.score = score;
-      info.exact = result_.exact;
-      info.nodes = result_.nodes;
-      info.time_ms = result_.time_ms;
-      info.hashfull = shared_.tt.HashFull();
-      info.pv = result_.pv;
-      callbacks->on_iteration(info);
+      callbacks->on_iteration(IterationInfoOf(result_, seldepth_, shared_.tt.HashFull()));
     }
     // Step 9. Time: stop when an exact result is in, or when the next iteration would likely
     // run past the budget, scaled by how settled the best move and the score are.
@@ -528,6 +517,20 @@ std::vector<Move> Worker::PrincipalVariation(Move first) {
     }
   }
   return line;
+}
+
+IterationInfo IterationInfoOf(const SearchResult& result, int seldepth, int hashfull, Bound bound) {
+  IterationInfo info;
+  info.depth = result.depth;
+  info.seldepth = seldepth;
+  info.score = result.score;
+  info.bound = bound;
+  info.exact = result.exact;
+  info.nodes = result.nodes;
+  info.time_ms = result.time_ms;
+  info.hashfull = hashfull;
+  info.pv = result.pv.empty() ? std::vector<Move>{result.best_move} : result.pv;
+  return info;
 }
 
 Searcher::Searcher(std::size_t hash_megabytes) { tt_.Resize(hash_megabytes); }

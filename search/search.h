@@ -5,6 +5,7 @@
 #define DIVERCITE_SEARCH_SEARCH_H_
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -45,10 +46,21 @@ struct SearchResult {
   std::vector<Move> pv;
 };
 
+// What a report of `result` says, the one builder of IterationInfo: each iteration's report
+// (the search's callback) and the final one (the protocol's) alike. `seldepth`, `hashfull`
+// and `bound` are the reporter's; the line is the result's, or its best move alone when the
+// search ended before its first iteration.
+IterationInfo IterationInfoOf(const SearchResult& result, int seldepth, int hashfull,
+                              Bound bound = Bound::kExact);
+
 struct SearchCallbacks {
   std::function<void(const IterationInfo&)> on_iteration;  // main thread, once per iteration
 };
 
+// The table's size when nothing says otherwise (the engine's Hash option starts there).
+inline constexpr std::size_t kDefaultHashMegabytes = 16;
+
+// The defaults here are the engine's option defaults too (tools/uci/engine_session.cc).
 struct SearchOptions {
   int threads = 1;
   std::int64_t move_overhead_ms = 30;
@@ -61,7 +73,7 @@ struct SearchOptions {
 
 class Searcher {
  public:
-  explicit Searcher(std::size_t hash_megabytes = 16);
+  explicit Searcher(std::size_t hash_megabytes = kDefaultHashMegabytes);
   ~Searcher();
 
   // Resizes the table (clearing it). False if the memory cannot be had.

@@ -22,7 +22,7 @@ inline constexpr int kEndgameEtcMinPlies = 6;
 // While solving, moves are ordered by the evaluation after them from this depth up.
 inline constexpr int kEvalOrderingMinDepth = 5;
 // With several threads, nodes from this depth up defer the moves another thread is searching
-// (Simplified ABDADA): time to depth 8 with two threads 1.16x -> 1.4x faster than one.
+// (Simplified ABDADA; measured: see NOTES.md, "Issue 13: two threads").
 inline constexpr int kDeferMinDepth = 6;
 // While solving, children are looked up in the table before searching from this depth up.
 inline constexpr int kEtcMinDepth = 4;

@@ -47,8 +47,7 @@ TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply, std::int64_t
 }
 
 double TypicalSolveNodes(int plies_left) {
-  // 16 plies left, reference games 0-4: 26-123 M nodes, 268 M in all; 18 plies, game 2:
-  // 590 M. About x4.5 a ply.
+  // Fitted to the reference games' solves: see NOTES.md, "Typical solve cost".
   constexpr double kNodesAt16 = 40e6;
   constexpr double kGrowthPerPly = 4.5;
   return kNodesAt16 * std::pow(kGrowthPerPly, plies_left - 16);

@@ -19,7 +19,6 @@ struct SearchLimits {
   std::int64_t increment_ms[kNumPlayers] = {0, 0};
   int movestogo = 0;  // 0: until the end of the game
   bool infinite = false;
-  bool HasClock() const { return time_ms[0] >= 0 || time_ms[1] >= 0; }
 };
 
 struct TimeBudget {
@@ -46,8 +45,8 @@ TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply, std::int64_t
 
 // An iteration costs about as much as all those before it, and more: a new one starts only
 // while less than this share of the (scaled) soft budget is spent, so that it ends near the
-// budget instead of running on to the hard limit (at tc=10 the opening's moves overshot to
-// 2-3 s each and starved the moves where the solver first reaches the end).
+// budget instead of running on to the hard limit, where the opening's moves overshot and
+// starved the moves where the solver first reaches the end (NOTES.md, "Iteration share").
 inline constexpr double kNewIterationShare = 0.5;
 
 // What an exact solve from `plies_left` typically costs, in nodes: about the median of the
@@ -57,15 +56,15 @@ inline constexpr double kNewIterationShare = 0.5;
 double TypicalSolveNodes(int plies_left);
 
 // The share of the clock an exact solve of the root may take. One that does not end leaves
-// the rest for the next move's solve, two plies shorter and some twenty times cheaper; one
-// that ends leaves moves that cost almost nothing (the 900-s course game that solved at ply
-// 24 ended with 219 s unused, after a 130-s limit had cut the 18-ply solve at ply 22).
+// the rest for the next move's solve, two plies shorter and much cheaper; one that ends
+// leaves moves that cost almost nothing, so a tighter limit left the clock unused (NOTES.md,
+// "Issue 13: the course clock").
 inline constexpr double kSolveClockShare = 0.5;
 
 // Whether a solve from `plies_left`, started after `elapsed_ms` of a search that has visited
 // `nodes` so far, typically ends within the budget's solve limit at the speed seen so far. Without
-// a hard limit (depth, nodes, infinite) it always can. Under the course's 900-s clock the 20-ply
-// solve attempted at ply 20 ran to the hard limit, 195 s for nothing.
+// a hard limit (depth, nodes, infinite) it always can. Without this test, solves that could
+// not end ran to the hard limit for nothing (NOTES.md, "Issue 13: the course clock").
 bool SolveFitsBudget(const TimeBudget& budget, int plies_left, std::int64_t elapsed_ms,
                      std::uint64_t nodes);
 

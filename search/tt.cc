@@ -36,8 +36,7 @@ constexpr std::uint8_t GenerationOf(std::uint64_t data) { return (data >> 34) & 
 
 // Tables of a few MiB and up are aligned to the 2 MiB of a huge page and asked to be backed
 // by huge pages: a probe lands anywhere in the table, and with 4 KiB pages nearly every one
-// also missed the TLB. Solving 16 plies left (reference game 0, Hash 256, 3 runs each,
-// interleaved): median 6.17 s with 4 KiB pages, 4.29 s with huge pages, same nodes.
+// also missed the TLB (measured: see NOTES.md, "Huge pages").
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
 void* AllocateTable(std::size_t bytes) {
@@ -77,8 +76,8 @@ bool TranspositionTable::Resize(std::size_t megabytes) {
   return true;
 }
 
-// Only called while no search runs; a plain memset is some 20 times faster than storing
-// entry by entry, and an all-zero word is an empty entry.
+// Only called while no search runs; a plain memset is far faster than storing entry by entry
+// (NOTES.md, "Clearing the table"), and an all-zero word is an empty entry.
 void TranspositionTable::Clear() {
   static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
   std::memset(static_cast<void*>(clusters_), 0, cluster_count_ * sizeof(Cluster));

@@ -3,14 +3,9 @@
 // Keys are symmetry-reduced (see canonical_key.h): positions equal up to a board symmetry
 // share one entry. Stored moves are in the canonical frame; the prober maps them back.
 //
-// What it buys, measured (go depth 8, Hash 64, one thread, bench 7/8 = the bench positions):
-//                          symmetry-reduced     plain Zobrist key
-//   start position          3,925,410 nodes      3,411,503 nodes (1,284 vs 1,112 ms)
-//   mid-game, ply 10        5,789,973            5,789,973
-//   mid-game, ply 20        1,519,959            1,519,961
-//   bench 7 / bench 8       7,099,501 / 25.06 M  7,879,826 / 24.60 M
-// Symmetric positions stop arising a few plies into the game, so it changes little; at the
-// root, the symmetric moves are already searched once (DistinctMoves). The 24 colour
+// Symmetric positions stop arising a few plies into the game, so it changes little (measured:
+// see NOTES.md, "Symmetry-reduced keys"); at the root, the symmetric moves are already
+// searched once (DistinctMoves). The 24 colour
 // permutations would pay even less (colours lose their symmetry with the first resource)
 // and cost 24 times the keys, so they are not used.
 //
@@ -18,7 +13,7 @@
 // free of data races. The first holds the full key XOR the second (Hyatt's lockless
 // hashing): an entry torn by two threads writing at once no longer verifies and reads as a
 // miss, and positions never share an entry by a partial key match, which an exact solver
-// cannot afford (a 16-bit check passed thousands of foreign entries per large solve).
+// cannot afford (a partial check let foreign entries corrupt solves: NOTES.md, "Full keys").
 //
 //   word 0      key ^ word 1
 //   word 1 bits  0- 7  move          (Move::bits(), 0xFF = none)

@@ -1,4 +1,4 @@
-// The course agents (search/agents/): each one's defining behaviour on hand-made positions,
+// The course agents (agents/): each one's defining behaviour on hand-made positions,
 // the searches against naive references, and legal moves over whole games.
 #include <algorithm>
 #include <chrono>
@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "agents/agent.h"
+#include "agents/agents_internal.h"
+#include "agents/course_evaluation.h"
+#include "agents/course_search.h"
 #include "engine/movegen.h"
 #include "engine/position_string.h"
 #include "gtest/gtest.h"
-#include "search/agents/agent.h"
-#include "search/agents/agents_internal.h"
-#include "search/agents/course_evaluation.h"
-#include "search/agents/course_search.h"
 #include "tests/test_util.h"
 
 namespace divercite {

@@ -135,24 +135,3 @@ TEST(PositionTest, KeysOfDifferentPositionsDiffer) {
 
 }  // namespace
 }  // namespace divercite
-
-namespace divercite {
-namespace {
-
-TEST(PositionTest, ScoreChangeEqualsPlayingTheMove) {
-  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
-    for (const Position& position : testing::RandomGame(seed)) {
-      for (const Move move : LegalMoves(position)) {
-        Position child = position;
-        child.Play(move);
-        if (child.IsGameOver()) continue;  // the tie-break is not a move's score change
-        const auto change = position.ScoreChange(move);
-        ASSERT_EQ(change[0], child.Score(Player::kFirst) - position.Score(Player::kFirst));
-        ASSERT_EQ(change[1], child.Score(Player::kSecond) - position.Score(Player::kSecond));
-      }
-    }
-  }
-}
-
-}  // namespace
-}  // namespace divercite

@@ -9,7 +9,8 @@
 #include "engine/position_string.h"
 #include "engine/symmetry.h"
 #include "gtest/gtest.h"
-#include "search/evaluate.h"
+#include "search/eval_file.h"
+#include "search/margin_bounds.h"
 #include "search/moves_in_progress.h"
 #include "search/timeman.h"
 #include "search/tt.h"
@@ -400,9 +401,11 @@ TEST(EvaluateTest, IsAntisymmetricAtTheEndAndSymmetricUnderTransforms) {
                                                position.Score(Opponent(position.SideToMove()))));
         continue;
       }
-      const int value = Evaluate(position);
+      const PatternWeights& weights = DefaultPatternWeights();
+      const int value = EvaluatePatterns(position, weights);
       for (int s = 0; s < kNumBoardSymmetries; ++s) {
-        EXPECT_EQ(Evaluate(TransformPosition(position, s, static_cast<int>(seed % 24))), value);
+        const Position transformed = TransformPosition(position, s, static_cast<int>(seed % 24));
+        EXPECT_EQ(EvaluatePatterns(transformed, weights), value);
       }
     }
   }

@@ -1,5 +1,5 @@
 // The start and the usage errors of the command-line tools built on Abseil flags
-// (divercite-perft, divercite-tune), so that they behave alike.
+// (divercite-perft, divercite-tune-patterns), so that they behave alike.
 #ifndef DIVERCITE_TOOLS_COMMON_COMMAND_LINE_H_
 #define DIVERCITE_TOOLS_COMMON_COMMAND_LINE_H_
 

@@ -51,7 +51,6 @@ struct MatchSettings {
   std::optional<ShardSpec> shard;
   std::vector<std::string> merge_files;  // -merge: report on these records, play nothing
 
-  bool round_robin() const { return tournament == Tournament::kRoundRobin; }
   bool gauntlet() const { return tournament == Tournament::kGauntlet; }
   absl::Duration StartupTimeout() const { return startup_timeout.value_or(stall_timeout); }
 };

@@ -9,10 +9,45 @@ namespace {
 
 constexpr double kZ95 = 1.959963984540054;  // two-sided 95 % normal quantile
 
-// The Elo interval of a mean score per observation `mean` with variance per observation
-// `variance` over `n` observations: normal approximation on the score, mapped through the
-// logistic curve.
-EloEstimate FromMoments(double mean, double variance, double n) {
+// A score per observation: how many observations, their mean and their variance (the
+// population's: divided by n). The Elo estimate and the SPRT both start from these.
+struct Moments {
+  double n = 0;
+  double mean = 0;
+  double variance = 0;
+};
+
+// Games, each scoring 1, 1/2 or 0.
+Moments MomentsOf(const Tally& tally) {
+  Moments m;
+  m.n = tally.games();
+  if (m.n == 0) return m;
+  m.mean = tally.score();
+  m.variance = (tally.wins * (1 - m.mean) * (1 - m.mean) +
+                tally.draws * (0.5 - m.mean) * (0.5 - m.mean) + tally.losses * m.mean * m.mean) /
+               m.n;
+  return m;
+}
+
+// Pairs of games, each scoring 0, 1/4, 1/2, 3/4 or 1 per game.
+Moments MomentsOf(const Pentanomial& pairs) {
+  Moments m;
+  double sum = 0;
+  for (int k = 0; k < 5; ++k) {
+    m.n += pairs[k];
+    sum += pairs[k] * (k / 4.0);
+  }
+  if (m.n == 0) return m;
+  m.mean = sum / m.n;
+  for (int k = 0; k < 5; ++k) m.variance += pairs[k] * (k / 4.0 - m.mean) * (k / 4.0 - m.mean);
+  m.variance /= m.n;
+  return m;
+}
+
+// The Elo interval of a mean score per observation: normal approximation on the score,
+// mapped through the logistic curve.
+EloEstimate FromMoments(const Moments& moments) {
+  const double n = moments.n, mean = moments.mean, variance = moments.variance;
   EloEstimate estimate;
   estimate.score = mean;
   estimate.elo = EloFromScore(mean);
@@ -45,29 +80,17 @@ double EloFromScore(double score) {
 double ScoreFromElo(double elo) { return 1 / (1 + std::pow(10.0, -elo / 400)); }
 
 EloEstimate Estimate(const Tally& tally) {
-  const double n = tally.games();
-  if (n == 0) return {};
-  const double mean = tally.score();
-  const double variance = (tally.wins * (1 - mean) * (1 - mean) +
-                           tally.draws * (0.5 - mean) * (0.5 - mean) + tally.losses * mean * mean) /
-                          n;
-  EloEstimate estimate = FromMoments(mean, variance, n);
-  estimate.draw_ratio = tally.draws / n;
+  const Moments m = MomentsOf(tally);
+  if (m.n == 0) return {};
+  EloEstimate estimate = FromMoments(m);
+  estimate.draw_ratio = tally.draws / m.n;
   return estimate;
 }
 
 EloEstimate Estimate(const Pentanomial& pairs) {
-  double n = 0, sum = 0;
-  for (int k = 0; k < 5; ++k) {
-    n += pairs[k];
-    sum += pairs[k] * (k / 4.0);  // a pair's score per game: 0, 1/4, 1/2, 3/4, 1
-  }
-  if (n == 0) return {};
-  const double mean = sum / n;
-  double variance = 0;
-  for (int k = 0; k < 5; ++k) variance += pairs[k] * (k / 4.0 - mean) * (k / 4.0 - mean);
-  variance /= n;
-  return FromMoments(mean, variance, n);
+  const Moments m = MomentsOf(pairs);
+  if (m.n == 0) return {};
+  return FromMoments(m);
 }
 
 // The generalised sequential probability ratio test of M. Van den Bergh ("A practical
@@ -82,28 +105,12 @@ SprtState Sprt(const SprtParameters& parameters, const Tally& tally, const Penta
   SprtState state;
   state.lower = std::log(parameters.beta / (1 - parameters.alpha));
   state.upper = std::log((1 - parameters.beta) / parameters.alpha);
-  double n = 0, mean = 0, variance = 0;
-  if (pairs != nullptr) {
-    for (int k = 0; k < 5; ++k) {
-      n += (*pairs)[k];
-      mean += (*pairs)[k] * (k / 4.0);
-    }
-    if (n == 0) return state;
-    mean /= n;
-    for (int k = 0; k < 5; ++k) variance += (*pairs)[k] * (k / 4.0 - mean) * (k / 4.0 - mean);
-    variance /= n;
-  } else {
-    n = tally.games();
-    if (n == 0) return state;
-    mean = tally.score();
-    variance = (tally.wins * (1 - mean) * (1 - mean) + tally.draws * (0.5 - mean) * (0.5 - mean) +
-                tally.losses * mean * mean) /
-               n;
-  }
-  if (variance <= 0) return state;  // no information yet (all results equal)
+  const Moments m = pairs != nullptr ? MomentsOf(*pairs) : MomentsOf(tally);
+  if (m.n == 0) return state;
+  if (m.variance <= 0) return state;  // no information yet (all results equal)
   const double s0 = ScoreFromElo(parameters.elo0);
   const double s1 = ScoreFromElo(parameters.elo1);
-  state.llr = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance);
+  state.llr = m.n * (s1 - s0) * (2 * m.mean - s0 - s1) / (2 * m.variance);
   if (state.llr >= state.upper) state.decision = SprtDecision::kAcceptH1;
   if (state.llr <= state.lower) state.decision = SprtDecision::kAcceptH0;
   return state;

@@ -6,8 +6,8 @@
 #include "Eigen/Dense"
 #include "absl/strings/str_split.h"
 #include "engine/movegen.h"
-#include "search/evaluate.h"
-#include "tools/tune/eval_fit.h"
+#include "tools/tune/linear_eval.h"
+#include "tools/tune/record_replay.h"
 
 namespace divercite {
 

@@ -44,7 +44,7 @@ struct PatternSamples {
     float later = 0;   // points, side to move's view
     float search = 0;  // points, side to move's view (when has_search)
     float score_difference = 0;
-    float old_eval = 0;  // the linear evaluation of search/evaluate.h, points
+    float old_eval = 0;  // the linear evaluation (tools/tune/linear_eval.h), points
     std::uint32_t first_term = 0, num_terms = 0;
   };
   std::vector<Sample> samples;

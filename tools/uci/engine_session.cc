@@ -8,10 +8,6 @@
 namespace divercite {
 namespace {
 
-constexpr std::int64_t kDefaultHashMegabytes = 16;
-constexpr std::int64_t kDefaultMoveOverheadMs = 30;
-constexpr absl::string_view kOurSearch = "engine";
-
 class SearchChooser final : public MoveChooser {
  public:
   explicit SearchChooser(Searcher& searcher) : searcher_(searcher) {}
@@ -61,7 +57,6 @@ class AgentChooser final : public MoveChooser {
 }  // namespace
 
 EngineSession::EngineSession(Listener listener) : listener_(std::move(listener)) {
-  searcher_.SetHashMegabytes(hash_megabytes_);
   RegisterOptions();
   ResetChooser();
 }
@@ -79,6 +74,7 @@ absl::Status EngineSession::SetSearchOption(const std::function<void(SearchOptio
 }
 
 void EngineSession::RegisterOptions() {
+  const SearchOptions defaults;
   options_.AddSpin("Hash", kDefaultHashMegabytes, 1, 65536, [this](std::int64_t megabytes) {
     if (!searcher_.SetHashMegabytes(static_cast<std::size_t>(megabytes))) {
       return absl::ResourceExhaustedError(
@@ -87,10 +83,10 @@ void EngineSession::RegisterOptions() {
     hash_megabytes_ = static_cast<int>(megabytes);
     return absl::OkStatus();
   });
-  options_.AddSpin("Threads", 1, 1, 256, [this](std::int64_t threads) {
+  options_.AddSpin("Threads", defaults.threads, 1, 256, [this](std::int64_t threads) {
     return SetSearchOption([threads](SearchOptions& o) { o.threads = static_cast<int>(threads); });
   });
-  options_.AddSpin("MoveOverhead", kDefaultMoveOverheadMs, 0, 5000, [this](std::int64_t ms) {
+  options_.AddSpin("MoveOverhead", defaults.move_overhead_ms, 0, 5000, [this](std::int64_t ms) {
     return SetSearchOption([ms](SearchOptions& o) { o.move_overhead_ms = ms; });
   });
   options_.AddSpin("Seed", 0, 0, 2147483647, [this](std::int64_t seed) {

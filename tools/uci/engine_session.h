@@ -13,9 +13,9 @@
 #include <string>
 #include <thread>
 
+#include "agents/agent.h"
 #include "engine/position.h"
-#include "search/agents/agent.h"
-#include "search/evaluate.h"
+#include "search/eval_file.h"
 #include "search/search.h"
 #include "tools/uci/option_registry.h"
 
@@ -85,13 +85,16 @@ class EngineSession {
   void ResetChooser();
   absl::Status SetSearchOption(const std::function<void(SearchOptions&)>& change);
 
+  // The `Agent` option's value for our own search.
+  static constexpr absl::string_view kOurSearch = "engine";
+
   Listener listener_;
   OptionRegistry options_;
   Position position_ = Position::Start();
-  Searcher searcher_;
-  int hash_megabytes_ = 16;
+  Searcher searcher_;  // its table at the Hash option's default size
+  int hash_megabytes_ = static_cast<int>(kDefaultHashMegabytes);
   std::uint64_t seed_ = 0;
-  std::string agent_name_ = "engine";
+  std::string agent_name_ = std::string(kOurSearch);
   std::unique_ptr<MoveChooser> chooser_;
 
   std::thread search_thread_;

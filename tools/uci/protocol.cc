@@ -13,7 +13,7 @@
 #include "engine/position_string.h"
 #include "perft/perft.h"
 #include "search/bench.h"
-#include "search/evaluate.h"
+#include "search/eval_file.h"
 #include "tools/uci/board_picture.h"
 #include "tools/uci/build_info.h"
 
@@ -251,16 +251,7 @@ void Protocol::SendChoice(const MoveChoice& choice) {
     return;
   }
   const SearchResult& result = *choice.search;
-  IterationInfo info;
-  info.depth = result.depth;
-  info.seldepth = result.depth;
-  info.score = result.score;
-  info.exact = result.exact;
-  info.nodes = result.nodes;
-  info.time_ms = result.time_ms;
-  info.hashfull = choice.hashfull;
-  info.pv = result.pv.empty() ? std::vector<Move>{result.best_move} : result.pv;
-  SendInfo(info);
+  SendInfo(IterationInfoOf(result, result.depth, choice.hashfull));
 }
 
 void Protocol::SendInfo(const IterationInfo& info) {
@@ -344,7 +335,7 @@ void Protocol::ShowEvaluation() {
                          term.value));
   }
   Send(absl::StrFormat("%-96s %6d", "patterns", PatternSum(position, weights)));
-  Send(absl::StrFormat("%-96s %6d", "total", Evaluate(position, weights)));
+  Send(absl::StrFormat("%-96s %6d", "total", EvaluatePatterns(position, weights)));
   Send(absl::StrCat("weights: ", weights.data));
   Send(absl::StrCat("fit: ", weights.fit));
 }

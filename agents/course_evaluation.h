@@ -11,8 +11,8 @@
 // resources), so that ties and near-ties between states break as they did in the course code.
 // This is why the agents library (and agents_test) is compiled with -ffp-contract=off: a fused
 // multiply-add would round differently. Any other file including this header needs it too.
-#ifndef DIVERCITE_SEARCH_AGENTS_COURSE_EVALUATION_H_
-#define DIVERCITE_SEARCH_AGENTS_COURSE_EVALUATION_H_
+#ifndef DIVERCITE_AGENTS_COURSE_EVALUATION_H_
+#define DIVERCITE_AGENTS_COURSE_EVALUATION_H_
 
 #include <array>
 
@@ -79,4 +79,4 @@ class CourseEvaluator {
 
 }  // namespace divercite
 
-#endif  // DIVERCITE_SEARCH_AGENTS_COURSE_EVALUATION_H_
+#endif  // DIVERCITE_AGENTS_COURSE_EVALUATION_H_

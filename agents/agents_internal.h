@@ -1,17 +1,17 @@
 // What the agent families share inside the agents library (and what the tests look into):
 // the random source, the greedy move, the factories behind MakeAgent(), and the depth
 // schedules. Not part of the public interface (agent.h).
-#ifndef DIVERCITE_SEARCH_AGENTS_AGENTS_INTERNAL_H_
-#define DIVERCITE_SEARCH_AGENTS_AGENTS_INTERNAL_H_
+#ifndef DIVERCITE_AGENTS_AGENTS_INTERNAL_H_
+#define DIVERCITE_AGENTS_AGENTS_INTERNAL_H_
 
 #include <cstdint>
 #include <memory>
 #include <random>
 
+#include "agents/agent.h"
 #include "engine/move.h"
 #include "engine/movegen.h"
 #include "engine/position.h"
-#include "search/agents/agent.h"
 
 namespace divercite {
 
@@ -81,4 +81,4 @@ std::unique_ptr<Agent> MakeImpelDownAgent(std::uint64_t seed,
 
 }  // namespace divercite
 
-#endif  // DIVERCITE_SEARCH_AGENTS_AGENTS_INTERNAL_H_
+#endif  // DIVERCITE_AGENTS_AGENTS_INTERNAL_H_

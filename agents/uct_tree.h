@@ -2,17 +2,17 @@
 // children kept in the order they were added (the course code's dicts), untried moves drawn
 // uniformly, and UCT selection where the first child wins ties. What a node's value means
 // (whose view, which outcome) is the agent's business.
-#ifndef DIVERCITE_SEARCH_AGENTS_UCT_TREE_H_
-#define DIVERCITE_SEARCH_AGENTS_UCT_TREE_H_
+#ifndef DIVERCITE_AGENTS_UCT_TREE_H_
+#define DIVERCITE_AGENTS_UCT_TREE_H_
 
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
 
+#include "agents/agents_internal.h"
 #include "engine/movegen.h"
 #include "engine/position.h"
-#include "search/agents/agents_internal.h"
 
 namespace divercite {
 
@@ -128,4 +128,4 @@ inline Position PlayOutRandomly(Position position, AgentRng& rng, std::uint64_t&
 
 }  // namespace divercite
 
-#endif  // DIVERCITE_SEARCH_AGENTS_UCT_TREE_H_
+#endif  // DIVERCITE_AGENTS_UCT_TREE_H_

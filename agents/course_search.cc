@@ -1,4 +1,4 @@
-#include "search/agents/course_search.h"
+#include "agents/course_search.h"
 
 #include <algorithm>
 #include <array>

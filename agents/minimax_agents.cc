@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <memory>
 
-#include "search/agents/agents_internal.h"
-#include "search/agents/course_evaluation.h"
-#include "search/agents/course_search.h"
+#include "agents/agents_internal.h"
+#include "agents/course_evaluation.h"
+#include "agents/course_search.h"
 
 namespace divercite {
 

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "agents/agents_internal.h"
 #include "engine/movegen.h"
-#include "search/agents/agents_internal.h"
 
 namespace divercite {
 

@@ -13,8 +13,8 @@
 #include <memory>
 #include <numbers>
 
-#include "search/agents/agents_internal.h"
-#include "search/agents/uct_tree.h"
+#include "agents/agents_internal.h"
+#include "agents/uct_tree.h"
 
 namespace divercite {
 namespace {

@@ -2,14 +2,14 @@
 // alpha-beta with evaluation-sorted children. Values are CourseEvaluator values, always from
 // the agent's own point of view (the root's side to move maximises); no negamax, no table, no
 // reductions: these are baselines and must stay as the course code played.
-#ifndef DIVERCITE_SEARCH_AGENTS_COURSE_SEARCH_H_
-#define DIVERCITE_SEARCH_AGENTS_COURSE_SEARCH_H_
+#ifndef DIVERCITE_AGENTS_COURSE_SEARCH_H_
+#define DIVERCITE_AGENTS_COURSE_SEARCH_H_
 
 #include <cstdint>
 
+#include "agents/course_evaluation.h"
 #include "engine/move.h"
 #include "engine/position.h"
-#include "search/agents/course_evaluation.h"
 
 namespace divercite {
 
@@ -63,4 +63,4 @@ class CourseSearch {
 
 }  // namespace divercite
 
-#endif  // DIVERCITE_SEARCH_AGENTS_COURSE_SEARCH_H_
+#endif  // DIVERCITE_AGENTS_COURSE_SEARCH_H_

@@ -1,7 +1,7 @@
 // The registry of the course agents: names and construction by name.
-#include "search/agents/agent.h"
+#include "agents/agent.h"
 
-#include "search/agents/agents_internal.h"
+#include "agents/agents_internal.h"
 
 namespace divercite {
 

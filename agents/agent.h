@@ -1,8 +1,8 @@
 // The course agents from the seeds (../shared/seeds/), replicated so that our engine can be
 // measured against them through the same protocol (`setoption name Agent value <name>`).
 // Each agent is a move chooser over the rules library; none uses the engine's search.
-#ifndef DIVERCITE_SEARCH_AGENTS_AGENT_H_
-#define DIVERCITE_SEARCH_AGENTS_AGENT_H_
+#ifndef DIVERCITE_AGENTS_AGENT_H_
+#define DIVERCITE_AGENTS_AGENT_H_
 
 #include <atomic>
 #include <cstdint>
@@ -42,4 +42,4 @@ std::unique_ptr<Agent> MakeAgent(absl::string_view name, std::uint64_t seed);
 
 }  // namespace divercite
 
-#endif  // DIVERCITE_SEARCH_AGENTS_AGENT_H_
+#endif  // DIVERCITE_AGENTS_AGENT_H_

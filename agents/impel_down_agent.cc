@@ -23,11 +23,11 @@
 #include <memory>
 #include <numbers>
 
+#include "agents/agents_internal.h"
+#include "agents/course_evaluation.h"
+#include "agents/course_search.h"
+#include "agents/uct_tree.h"
 #include "engine/movegen.h"
-#include "search/agents/agents_internal.h"
-#include "search/agents/course_evaluation.h"
-#include "search/agents/course_search.h"
-#include "search/agents/uct_tree.h"
 
 namespace divercite {
 namespace {
