@@ -111,7 +111,20 @@ class Worker {
     return depth + 1 < plies_left && depth + 1 + params::kSolverReach >= plies_left &&
            SolveFitsBudget(shared_.budget, plies_left, shared_.Elapsed(), NodesOfAll());
   }
-  int SolveRoot(const SymmetricKeys& keys, int guess, Move& best);
+  // What the root's solve has proven so far: lower <= value <= upper.
+  struct RootBounds {
+    int lower = -kInfiniteValue;
+    int upper = kInfiniteValue;
+  };
+  bool ProveRoot(const SymmetricKeys& keys, int guess, RootBounds& bounds, Move& best);
+  int SolveRoot(const SymmetricKeys& keys, int guess, RootBounds bounds, Move& best);
+  // Takes a finished proof of the root's result as the result so far.
+  void RecordProof(const RootBounds& bounds, Move best);
+  // Whether this worker's result ends the search: an exact value, or a proof when only the
+  // proof was asked for.
+  bool ResultIsFinal() const {
+    return result_.exact || (shared_.limits.prove && result_.proven != ProvenResult::kUnknown);
+  }
   int FrontierSearch(const Position& position, const EvalState& eval, int beta);
   std::vector<Move> PrincipalVariation(Move first);
   void CountNode() {
@@ -378,15 +391,43 @@ int Worker::FrontierSearch(const Position& position, const EvalState& eval, int 
   return best;
 }
 
-// Solves the root exactly with null-window searches (MTD(f)): exact values are whole points
-// (multiples of 100), so each test "value >= beta" halves nothing but moves the bound by at
-// least a point, starting from the guess of the last iteration. Returns the exact value, or
-// a meaningless value if stopped; `best` gets the move that achieves it.
-int Worker::SolveRoot(const SymmetricKeys& keys, int guess, Move& best) {
+// Proves the root's result with null-window searches at its boundaries (value.h): "value >=
+// kWinBoundary" and "value >= kDrawBoundary", the one the previous iteration's score `guess`
+// points to first: a win's proof needs one winning move at each of the winner's nodes, far
+// fewer nodes than the exact value's, whose proof that the value is below v + 1 is most of
+// its tree (NOTES.md, "Issue 23"). Narrows `bounds` with each fail-soft answer; `best` gets a
+// move that reaches the lower bound after each fail-high (a winning move, or a drawing one).
+// Returns false if stopped, the bounds then meaning only what they said before.
+bool Worker::ProveRoot(const SymmetricKeys& keys, int guess, RootBounds& bounds, Move& best) {
   const Position& root = shared_.root;
   const int depth = root.PliesLeft();
-  int lower = -kInfiniteValue, upper = kInfiniteValue;
-  int value = 100 * ((guess + (guess >= 0 ? 50 : -50)) / 100);
+  auto test = [&](int beta) {
+    const int value = Search(root, keys, EvalLink{}, beta - 1, beta, depth, 0, false);
+    if (shared_.stop.load(std::memory_order_relaxed)) return false;
+    if (value >= beta) {
+      bounds.lower = std::max(bounds.lower, value);
+      best = pv_[0][0];
+    } else {
+      bounds.upper = std::min(bounds.upper, value);
+    }
+    return true;
+  };
+  const int first = guess > 0 ? kWinBoundary : kDrawBoundary;
+  if (!test(first)) return false;
+  if (ResultOfBounds(bounds.lower, bounds.upper) != ProvenResult::kUnknown) return true;
+  return test(first == kWinBoundary ? kDrawBoundary : kWinBoundary);
+}
+
+// Solves the root exactly with null-window searches (MTD(f)): exact values are whole points
+// (multiples of 100), so each test "value >= beta" halves nothing but moves the bound by at
+// least a point, starting from the guess of the last iteration, within what `bounds` (a
+// proof's) already say. Returns the exact value, or a meaningless value if stopped; `best`
+// gets the move that achieves it (it must hold a move reaching bounds.lower if that is set).
+int Worker::SolveRoot(const SymmetricKeys& keys, int guess, RootBounds bounds, Move& best) {
+  const Position& root = shared_.root;
+  const int depth = root.PliesLeft();
+  int lower = bounds.lower, upper = bounds.upper;
+  int value = std::clamp(100 * ((guess + (guess >= 0 ? 50 : -50)) / 100), lower, upper);
   while (lower < upper) {
     const int beta = value == lower ? value + 100 : value;
     value = Search(root, keys, EvalLink{}, beta - 1, beta, depth, 0, false);
@@ -399,6 +440,27 @@ int Worker::SolveRoot(const SymmetricKeys& keys, int guess, Move& best) {
     }
   }
   return value;
+}
+
+void Worker::RecordProof(const RootBounds& bounds, Move best) {
+  const ProvenResult proven = ResultOfBounds(bounds.lower, bounds.upper);
+  const int plies_left = shared_.root.PliesLeft();
+  result_.depth = plies_left;
+  result_.proven = proven;
+  if (proven == ProvenResult::kDraw) {
+    // A draw's bounds meet at 0, the exact value (exact values are whole points).
+    result_.score = 0;
+    result_.exact = true;
+    result_.bound = Bound::kExact;
+  } else {
+    result_.score = proven == ProvenResult::kWin ? bounds.lower : bounds.upper;
+    result_.bound = proven == ProvenResult::kWin ? Bound::kLower : Bound::kUpper;
+  }
+  // A lost root has no move better than another by this proof: the iterations' move stays.
+  if (proven != ProvenResult::kLoss) result_.best_move = best;
+  result_.pv = PrincipalVariation(result_.best_move);
+  result_.nodes = NodesOfAll();
+  result_.time_ms = shared_.Elapsed();
 }
 
 void Worker::Run(const SearchCallbacks* callbacks) {
@@ -417,7 +479,22 @@ void Worker::Run(const SearchCallbacks* callbacks) {
     Move solved_move;
     if (depth == plies_left) {
       if (index_ == 0) shared_.solving_root.store(true, std::memory_order_relaxed);
-      score = SolveRoot(keys, previous_score, solved_move);
+      RootBounds bounds;
+      if (ProvesFirst(shared_.limits)) {
+        // Step 0a. The result first: it is all a game counts, and far cheaper to prove for
+        // the winner than the exact margin; the exact value follows if time remains, its
+        // MTD(f) starting from the proof's bounds over the proof's table.
+        if (!ProveRoot(keys, previous_score, bounds, solved_move)) break;
+        RecordProof(bounds, solved_move);
+        if (index_ == 0 && callbacks && callbacks->on_iteration) {
+          callbacks->on_iteration(IterationInfoOf(result_, seldepth_, shared_.tt.HashFull()));
+        }
+        if (ResultIsFinal()) {
+          if (!shared_.limits.infinite) shared_.stop.store(true, std::memory_order_relaxed);
+          break;
+        }
+      }
+      score = SolveRoot(keys, previous_score, bounds, solved_move);
     } else {
       // Step 0. Aspiration: a narrow window around the last score, widened on failure.
       int window = params::kAspirationWindow;
@@ -460,6 +537,8 @@ void Worker::Run(const SearchCallbacks* callbacks) {
     result_.score = score;
     result_.depth = depth;
     result_.exact = depth >= plies_left;
+    result_.proven = result_.exact ? ResultOfValue(score) : ProvenResult::kUnknown;
+    result_.bound = Bound::kExact;
     if (depth == plies_left) {
       result_.pv = PrincipalVariation(best);
     } else {
@@ -468,7 +547,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
     if (index_ != 0) {
       // A helper's solve ends the search: its result is chosen (Searcher::Search), and the
       // main worker has nothing left to add. `go infinite` still waits for `stop`.
-      if (result_.exact) {
+      if (ResultIsFinal()) {
         if (!shared_.limits.infinite) shared_.stop.store(true, std::memory_order_relaxed);
         break;
       }
@@ -526,6 +605,8 @@ IterationInfo IterationInfoOf(const SearchResult& result, int seldepth, int hash
   info.score = result.score;
   info.bound = bound;
   info.exact = result.exact;
+  info.proven = result.proven;
+  if (bound == Bound::kExact) info.bound = result.bound;
   info.nodes = result.nodes;
   info.time_ms = result.time_ms;
   info.hashfull = hashfull;
@@ -584,11 +665,15 @@ SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
   stop_.store(true, std::memory_order_relaxed);
   for (std::thread& helper : helpers) helper.join();
 
-  // The deepest finished iteration of any worker (an exact solve is the deepest), the main
-  // worker's at equal depth: a helper one ply ahead when the time ran out knows more.
+  // The deepest finished iteration of any worker (an exact solve is the deepest, then a
+  // proof of the result), the main worker's at equal depth: a helper one ply ahead when the
+  // time ran out knows more.
+  auto knowledge = [](const SearchResult& r) {
+    return 4 * r.depth + (r.exact ? 2 : r.proven != ProvenResult::kUnknown ? 1 : 0);
+  };
   const Worker* chosen = workers[0].get();
   for (const auto& worker : workers) {
-    if (worker->result().depth > chosen->result().depth) chosen = worker.get();
+    if (knowledge(worker->result()) > knowledge(chosen->result())) chosen = worker.get();
   }
   result = chosen->result();
   result.nodes = nodes_of_all();

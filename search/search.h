@@ -28,8 +28,9 @@ struct IterationInfo {
   int depth = 0;
   int seldepth = 0;
   int score = 0;
-  Bound bound = Bound::kExact;  // kLower / kUpper for aspiration failures
+  Bound bound = Bound::kExact;  // kLower / kUpper for aspiration failures and proofs
   bool exact = false;           // solved to the end of the game
+  ProvenResult proven = ProvenResult::kUnknown;  // the result, once proven (or exact)
   std::uint64_t nodes = 0;
   std::int64_t time_ms = 0;
   int hashfull = 0;
@@ -40,6 +41,11 @@ struct SearchResult {
   Move best_move;  // None only when the game is over
   int score = 0;
   bool exact = false;
+  // The game's result once a search to the end proved it (an exact value proves it too). A
+  // proof that is not the exact value bounds the score: kLower for a win (the score is a
+  // value the game reaches at least, and best_move keeps the win), kUpper for a loss.
+  ProvenResult proven = ProvenResult::kUnknown;
+  Bound bound = Bound::kExact;
   int depth = 0;
   std::uint64_t nodes = 0;
   std::int64_t time_ms = 0;
@@ -48,8 +54,8 @@ struct SearchResult {
 
 // What a report of `result` says, the one builder of IterationInfo: each iteration's report
 // (the search's callback) and the final one (the protocol's) alike. `seldepth`, `hashfull`
-// and `bound` are the reporter's; the line is the result's, or its best move alone when the
-// search ended before its first iteration.
+// and `bound` are the reporter's (the result's own bound when `bound` is exact); the line is
+// the result's, or its best move alone when the search ended before its first iteration.
 IterationInfo IterationInfoOf(const SearchResult& result, int seldepth, int hashfull,
                               Bound bound = Bound::kExact);
 

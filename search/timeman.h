@@ -19,7 +19,15 @@ struct SearchLimits {
   std::int64_t increment_ms[kNumPlayers] = {0, 0};
   int movestogo = 0;  // 0: until the end of the game
   bool infinite = false;
+  // Stop once the game's result is proven, without going on to the exact value.
+  bool prove = false;
 };
+
+// Whether the search, once it reaches the end of the game, proves the result first (null
+// windows at the win and draw boundaries) before it solves the exact value: always, unless a
+// depth was asked for (`go depth 40` solves the exact value directly, as the analysis, the
+// adjudication and the tests expect).
+constexpr bool ProvesFirst(const SearchLimits& limits) { return limits.prove || limits.depth == 0; }
 
 struct TimeBudget {
   std::int64_t soft_ms = 0;  // start no new iteration past this (after the factors)

@@ -168,9 +168,11 @@ TEST_F(EngineSession, SolvedScoresAreMarkedExact) {
       "GC34 BC41 YR26 RR84 GR15 GR62");
   Send("go depth 40");
   const std::vector<std::string> lines = ReadUntil("bestmove ");
-  ASSERT_GE(lines.size(), 3u);
+  ASSERT_GE(lines.size(), 4u);
   EXPECT_EQ(lines[lines.size() - 2], "info string exact");
-  const std::string& final_info = lines[lines.size() - 3];
+  EXPECT_TRUE(absl::StartsWith(lines[lines.size() - 3], "info string proven "))
+      << lines[lines.size() - 3];
+  const std::string& final_info = lines[lines.size() - 4];
   EXPECT_TRUE(absl::StartsWith(final_info, "info depth 6 ")) << final_info;
   const std::vector<absl::string_view> words = absl::StrSplit(final_info, ' ');
   const auto cp = std::find(words.begin(), words.end(), "cp");
@@ -178,6 +180,38 @@ TEST_F(EngineSession, SolvedScoresAreMarkedExact) {
   int value = 0;
   ASSERT_TRUE(absl::SimpleAtoi(*(cp + 1), &value));
   EXPECT_EQ(value % 100, 0) << "an exact value is a whole final margin";
+}
+
+TEST_F(EngineSession, GoProveReportsTheProvenResultAsABound) {
+  // Reference game 0 with 12 plies left: the first player wins (by 3 points).
+  const std::string moves =
+      "BR57 YR37 BR04 GR46 BR55 YR22 YC54 YC65 RC74 YC23 YR64 BR66 GC14 RC45 BC36 GR73 RR53 "
+      "YR33 BC25 RR35 GR51 RC56 YR42 BR48 YC43 BR13 RC63 BC32";
+  Send("position startpos moves " + moves);
+  Send("go prove");
+  std::vector<std::string> lines = ReadUntil("bestmove ");
+  ASSERT_GE(lines.size(), 3u);
+  EXPECT_EQ(lines[lines.size() - 2], "info string proven win");
+  EXPECT_TRUE(std::regex_match(lines[lines.size() - 3],
+                               std::regex("info depth 12 .* score cp \\d+00 lowerbound .*")))
+      << lines[lines.size() - 3];
+  // The other side, one move later (the winner's move played): a proven loss.
+  Send("position startpos moves " + moves + " " + lines.back().substr(9));
+  Send("go prove");
+  lines = ReadUntil("bestmove ");
+  ASSERT_GE(lines.size(), 3u);
+  EXPECT_EQ(lines[lines.size() - 2], "info string proven loss");
+  EXPECT_TRUE(std::regex_match(lines[lines.size() - 3],
+                               std::regex("info depth 11 .* score cp -\\d+00 upperbound .*")))
+      << lines[lines.size() - 3];
+  // Without a depth, the search goes on from the proof to the exact value.
+  Send("go movetime 20000");
+  lines = ReadUntil("bestmove ");
+  ASSERT_GE(lines.size(), 3u);
+  EXPECT_EQ(lines[lines.size() - 2], "info string exact");
+  EXPECT_EQ(lines[lines.size() - 3], "info string proven loss");
+  EXPECT_EQ(CountStartingWith(lines, "info string proven loss"), 3)
+      << "the proof's report, then the exact value's, then the final one";
 }
 
 TEST_F(EngineSession, FinishedGameGetsBestmoveNone) {

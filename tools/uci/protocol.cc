@@ -50,6 +50,20 @@ absl::string_view UgiResultText(GameResult result) {
   return "none";
 }
 
+absl::string_view ProvenResultText(ProvenResult proven) {
+  switch (proven) {
+    case ProvenResult::kWin:
+      return "win";
+    case ProvenResult::kDraw:
+      return "draw";
+    case ProvenResult::kLoss:
+      return "loss";
+    case ProvenResult::kUnknown:
+      break;
+  }
+  return "unknown";
+}
+
 // The words [first, last) of one line and what lies between them, as sent.
 absl::string_view Words(std::vector<absl::string_view>::const_iterator first,
                         std::vector<absl::string_view>::const_iterator last) {
@@ -200,7 +214,7 @@ void Protocol::SetPosition(const Arguments& args) {
 }
 
 // go [wtime|p1time <ms>] [btime|p2time <ms>] [winc|p1inc <ms>] [binc|p2inc <ms>]
-//    [movestogo <n>] [movetime <ms>] [depth <n>] [nodes <n>] [infinite] | go perft <n>
+//    [movestogo <n>] [movetime <ms>] [depth <n>] [nodes <n>] [infinite] [prove] | go perft <n>
 void Protocol::Go(const Arguments& args) {
   if (!args.empty() && args[0] == "perft") return GoPerft(args);
   SearchLimits limits;
@@ -208,6 +222,10 @@ void Protocol::Go(const Arguments& args) {
     const absl::string_view key = args[i];
     if (key == "infinite") {
       limits.infinite = true;
+      continue;
+    }
+    if (key == "prove") {
+      limits.prove = true;
       continue;
     }
     std::int64_t value = 0;
@@ -265,6 +283,11 @@ void Protocol::SendInfo(const IterationInfo& info) {
                       "time %d pv %s",
                       info.depth, info.seldepth, info.score, bound, info.nodes, nps, info.hashfull,
                       info.time_ms, PvText(info.pv)));
+  // The result first, then whether the score is the exact value: clients that read only the
+  // last line before `bestmove` still find `info string exact` there.
+  if (info.proven != ProvenResult::kUnknown) {
+    Send(absl::StrCat("info string proven ", ProvenResultText(info.proven)));
+  }
   if (info.exact) Send("info string exact");
 }
 

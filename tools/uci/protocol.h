@@ -8,7 +8,10 @@
 // `go` gets exactly one `bestmove`, preceded by a final `info` line.
 //
 // An exact (solved to the end of the game) score is reported as `score cp X` followed by the
-// line `info string exact`.
+// line `info string exact`. A proven result is reported by the line `info string proven
+// win|draw|loss` after the score (and before `info string exact`, for an exact value); a
+// proof that is not the exact value bounds the score (`score cp X lowerbound` for a win,
+// `upperbound` for a loss).
 #ifndef DIVERCITE_TOOLS_UCI_PROTOCOL_H_
 #define DIVERCITE_TOOLS_UCI_PROTOCOL_H_
 
