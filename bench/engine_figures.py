@@ -107,10 +107,13 @@ class Engine:
         wall, cpu = time.monotonic(), self.cpu_seconds()
         self.send(command)
         last = None
+        self.strings = []  # this search's `info string` lines, for what it proved
         while True:
             line = self.readline("bestmove")
             if line.startswith("info depth"):
                 last = line.split()
+            elif line.startswith("info string"):
+                self.strings.append(line.strip())
             elif line.startswith("bestmove"):
                 break
         return time.monotonic() - wall, self.cpu_seconds() - cpu, last, line.split()[1]

@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
 """Exact-solve figures of several engine configurations, interleaved, as one table.
 
-    solve_table.py PLIES_LEFT[,PLIES_LEFT...] NAME=ENGINE[,Option=Value...] ... [--games 0,1,2,3,4]
-                   [--markdown]
+    solve_table.py PLIES_LEFT[,PLIES_LEFT...] NAME=ENGINE[,Option=Value...][,go=WORDS] ...
+                   [--games 0,1,2,3,4] [--markdown]
 
 Each configuration runs in its own engine process (Hash 256 MiB unless an option says
 otherwise). For every number of plies left, every reference game's position that many plies
-before its end is solved (`go depth 40` after `ucinewgame`) by each configuration in turn, the
+before its end is solved (`go depth 40` after `ucinewgame`, or `go WORDS` with `go=WORDS`,
+words joined by `+`: `go=prove` proves the result only) by each configuration in turn, the
 order reversed from one position to the next, so that a noisy machine slows them alike.
-Prints each solve (wall and CPU seconds, value, nodes), then per configuration and plies
-left the median and the total wall and CPU time and the nodes, and the speed-up of each
+Prints each solve (wall and CPU seconds, value, result, nodes), then per configuration and
+plies left the median and the total wall and CPU time and the nodes, and the speed-up of each
 total against the first configuration's. Exactness is checked on the way: every
-configuration must report the same value for a position, else the script says so and
-exits with status 1 at the end.
+configuration must report the same result (win, draw, loss: `info string proven`, or the
+sign of an exact value) and the exact ones the same value for a position, else the script
+says so and exits with status 1 at the end.
 
     solve_table.py 14,16 base=/tmp/old/divercite new=build/bin/divercite \\
-                   new2=build/bin/divercite,Threads=2
+                   new2=build/bin/divercite,Threads=2 proof=build/bin/divercite,go=prove
 """
 import argparse
 import os
@@ -42,6 +44,17 @@ def plies_list(text):
     return plies
 
 
+def result_of(strings, value):
+    """What a search proved of the result: its `info string proven X` line, or else the sign of
+    its exact value (engines from before the proofs), or "unknown"."""
+    for line in strings:
+        if line.startswith("info string proven "):
+            return line.split()[3]
+    if "info string exact" in strings:
+        return "win" if value > 0 else "loss" if value < 0 else "draw"
+    return "unknown"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -59,6 +72,9 @@ def main():
     if any(not 0 <= g < len(games) for g in game_numbers):
         parser.error(f"games are numbered 0 to {len(games) - 1}")
 
+    # go=WORDS is the search's command, not an option of the engine.
+    commands = {name: "go " + options.pop("go", "depth 40").replace("+", " ")
+                for name, _, options in args.configurations}
     engines = start_engines(args.configurations, "solve_table.py")  # Hash 256 unless set
 
     # results[(name, plies)]: the Solves of the games, in the order of --games
@@ -70,18 +86,25 @@ def main():
             position = position_after(games[game]["moves"][:40 - plies])
             order = names if turn % 2 == 0 else list(reversed(names))
             turn += 1
-            values = {}
+            values = {}  # the exact values
+            outcomes = {}  # the results proven
             for name in order:
-                wall, cpu, info, move = engines[name].go(position, "go depth 40")
-                values[name] = int(field(info, "cp"))
+                wall, cpu, info, move = engines[name].go(position, commands[name])
+                value = int(field(info, "cp"))
+                outcome = result_of(engines[name].strings, value)
+                if "info string exact" in engines[name].strings:
+                    values[name] = value
+                if outcome != "unknown":  # a search cut short (go=prove+movetime+N) proves nothing
+                    outcomes[name] = outcome
                 nodes = int(field(info, "nodes"))
                 results.setdefault((name, plies), []).append(Solve(wall, cpu, nodes))
                 print(f"{plies:2} plies left, game {game}, {name:10} {wall:8.2f} s wall"
-                      f" {cpu:8.2f} s cpu  value {values[name]:>5}  nodes {nodes:>13,}"
+                      f" {cpu:8.2f} s cpu  value {value:>5} {outcome:7}  nodes {nodes:>13,}"
                       f"  bestmove {move}", flush=True)
-            if len(set(values.values())) > 1:
+            if len(set(values.values())) > 1 or len(set(outcomes.values())) > 1:
                 disagreements += 1
-                print(f"DISAGREEMENT at {plies} plies left, game {game}: {values}", flush=True)
+                print(f"DISAGREEMENT at {plies} plies left, game {game}: {values} {outcomes}",
+                      flush=True)
     for engine in engines.values():
         engine.quit()
 
