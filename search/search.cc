@@ -58,7 +58,13 @@ struct SharedSearch {
   std::shared_ptr<const PatternWeights> eval_weights;
   int endgame_solver_plies;
   MovesInProgress* moves_in_progress;     // null with one thread
-  std::atomic<bool> solving_root{false};  // the main worker's iteration is the exact solve
+  std::atomic<bool> solving_root{false};  // the main worker's iteration solves the root
+  // The hard limit while the root is solved: the proof's, then the exact value's (0: none).
+  std::atomic<std::int64_t> solve_limit_ms{0};
+  // The root is known to be won (the table proves it, or the last search proved the win two
+  // plies ago): its proof is attempted whatever it typically costs, since the table holds
+  // most of it.
+  bool known_win = false;
   std::int64_t Elapsed() const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
   }
@@ -105,11 +111,23 @@ class Worker {
   void CheckLimits();
   // Every worker's nodes where the searcher gave their sum (the main worker), else its own.
   std::uint64_t NodesOfAll() const { return nodes_of_all_ ? nodes_of_all_() : nodes(); }
-  // Whether the iteration after `depth` should be the exact solve: the end is within the
-  // solver's reach and such a solve typically ends before the solve's hard limit.
-  bool SolveNext(int depth, int plies_left) const {
-    return depth + 1 < plies_left && depth + 1 + params::kSolverReach >= plies_left &&
-           SolveFitsBudget(shared_.budget, plies_left, shared_.Elapsed(), NodesOfAll());
+  // Whether the root's solve starts with the proof of its result, given the last
+  // iteration's score: when asked (`go prove`), and in play when the score hints at a win (the
+  // lost side's proof costs as much as the exact value and gains it nothing).
+  bool ProofFirst(int score) const {
+    return shared_.limits.prove ||
+           (ProvesFirst(shared_.limits) && (score > 0 || shared_.known_win));
+  }
+  // Whether the iteration after `depth` (whose score is `score`) should solve the root: the
+  // end is within the solver's reach and the solve's first stage (the proof, or the exact
+  // value) typically ends before the solve's hard limit.
+  bool SolveNext(int depth, int plies_left, int score) const {
+    if (depth + 1 >= plies_left || depth + 1 + params::kSolverReach < plies_left) return false;
+    if (!ProofFirst(score)) {
+      return SolveFitsBudget(shared_.budget, plies_left, shared_.Elapsed(), NodesOfAll());
+    }
+    return shared_.known_win ||
+           ProofFitsBudget(shared_.budget, plies_left, shared_.Elapsed(), NodesOfAll());
   }
   // What the root's solve has proven so far: lower <= value <= upper.
   struct RootBounds {
@@ -152,7 +170,7 @@ class Worker {
 
 void Worker::CheckLimits() {
   const std::int64_t hard_ms = shared_.solving_root.load(std::memory_order_relaxed)
-                                   ? shared_.budget.SolveLimitMs()
+                                   ? shared_.solve_limit_ms.load(std::memory_order_relaxed)
                                    : shared_.budget.hard_ms;
   if (hard_ms > 0 && shared_.Elapsed() >= hard_ms) {
     shared_.stop.store(true, std::memory_order_relaxed);
@@ -478,13 +496,23 @@ void Worker::Run(const SearchCallbacks* callbacks) {
     int score = 0;
     Move solved_move;
     if (depth == plies_left) {
-      if (index_ == 0) shared_.solving_root.store(true, std::memory_order_relaxed);
+      const TimeBudget& budget = shared_.budget;
       RootBounds bounds;
-      if (ProvesFirst(shared_.limits)) {
+      if (ProofFirst(previous_score)) {
         // Step 0a. The result first: it is all a game counts, and far cheaper to prove for
         // the winner than the exact margin; the exact value follows if time remains, its
-        // MTD(f) starting from the proof's bounds over the proof's table.
-        if (!ProveRoot(keys, previous_score, bounds, solved_move)) break;
+        // MTD(f) starting from the proof's bounds over the proof's table. A proof that runs
+        // much past its typical cost is abandoned (the position is likely not won): the
+        // iterations' move is played.
+        if (index_ == 0) {
+          shared_.solve_limit_ms.store(
+              shared_.known_win ? budget.SolveLimitMs()
+                                : ProofLimitMs(budget, plies_left, shared_.Elapsed(), NodesOfAll()),
+              std::memory_order_relaxed);
+          shared_.solving_root.store(true, std::memory_order_relaxed);
+        }
+        const int guess = shared_.known_win ? kWinBoundary : previous_score;
+        if (!ProveRoot(keys, guess, bounds, solved_move)) break;
         RecordProof(bounds, solved_move);
         if (index_ == 0 && callbacks && callbacks->on_iteration) {
           callbacks->on_iteration(IterationInfoOf(result_, seldepth_, shared_.tt.HashFull()));
@@ -493,6 +521,16 @@ void Worker::Run(const SearchCallbacks* callbacks) {
           if (!shared_.limits.infinite) shared_.stop.store(true, std::memory_order_relaxed);
           break;
         }
+        // The exact value only if it typically fits what is left (it adds nothing to a won
+        // game's result); otherwise the proven result and its move are the answer.
+        if (index_ == 0 && !SolveFitsBudget(budget, plies_left, shared_.Elapsed(), NodesOfAll())) {
+          shared_.stop.store(true, std::memory_order_relaxed);
+          break;
+        }
+      }
+      if (index_ == 0) {
+        shared_.solve_limit_ms.store(budget.SolveLimitMs(), std::memory_order_relaxed);
+        shared_.solving_root.store(true, std::memory_order_relaxed);
       }
       score = SolveRoot(keys, previous_score, bounds, solved_move);
     } else {
@@ -551,7 +589,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
         if (!shared_.limits.infinite) shared_.stop.store(true, std::memory_order_relaxed);
         break;
       }
-      if (SolveNext(depth, plies_left)) depth = plies_left - 1;  // as the main worker does
+      if (SolveNext(depth, plies_left, score)) depth = plies_left - 1;  // as the main worker does
       continue;
     }
 
@@ -572,7 +610,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
     previous_score = score;
     // Once the end is within reach, the evaluation's iterations teach little: solve, unless
     // the solve cannot end before the hard limit (deeper iterations then use the time).
-    if (max_depth == plies_left && SolveNext(depth, plies_left)) depth = plies_left - 1;
+    if (max_depth == plies_left && SolveNext(depth, plies_left, score)) depth = plies_left - 1;
   }
 }
 
@@ -619,7 +657,10 @@ Searcher::~Searcher() = default;
 
 bool Searcher::SetHashMegabytes(std::size_t megabytes) { return tt_.Resize(megabytes); }
 
-void Searcher::NewGame() { tt_.Clear(); }
+void Searcher::NewGame() {
+  tt_.Clear();
+  won_at_ply_ = -kTotalPlies;
+}
 
 SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
                               const SearchCallbacks& callbacks) {
@@ -640,6 +681,12 @@ SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
                       options_.endgame_solver_plies,
                       options_.threads > 1 ? moves_in_progress_.get() : nullptr};
   shared.budget = PlanTime(limits, root.SideToMove(), root.Ply(), options_.move_overhead_ms);
+  if (ProvesFirst(limits)) {
+    TTEntry entry;
+    shared.known_win = won_at_ply_ == root.Ply() - 2 ||
+                       (tt_.Probe(SymmetricKeys::Of(root).Canonical().key, entry) &&
+                        entry.depth >= root.PliesLeft() && entry.ProvesAtLeast(kWinBoundary));
+  }
   tt_.NewSearch();
 
   std::vector<std::unique_ptr<Worker>> workers;
@@ -678,6 +725,7 @@ SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
   result = chosen->result();
   result.nodes = nodes_of_all();
   result.time_ms = shared.Elapsed();
+  won_at_ply_ = result.proven == ProvenResult::kWin ? root.Ply() : -kTotalPlies;
   ClearStop();
   return result;
 }

@@ -112,6 +112,9 @@ class Searcher {
   std::unique_ptr<MovesInProgress> moves_in_progress_;
   SearchOptions options_;
   std::atomic<bool> stop_{false};
+  // The root's ply when the last search proved a win (none: -kTotalPlies): the search two
+  // plies later proves it again whatever the proof typically costs.
+  int won_at_ply_ = -kTotalPlies;
 };
 
 }  // namespace divercite

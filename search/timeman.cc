@@ -53,14 +53,48 @@ double TypicalSolveNodes(int plies_left) {
   return kNodesAt16 * std::pow(kGrowthPerPly, plies_left - 16);
 }
 
+double TypicalProofNodes(int plies_left) {
+  // Fitted to the reference games' won positions: see NOTES.md, "Issue 23: what a proof costs".
+  constexpr double kNodesAt16 = 3.5e6;
+  constexpr double kGrowthPerPly = 3.0;
+  return kNodesAt16 * std::pow(kGrowthPerPly, plies_left - 16);
+}
+
+namespace {
+
+// Milliseconds to search `typical_nodes` at the speed of the iterations so far (the solver's
+// is higher: on the safe side); 0 before any speed is known.
+double TypicalMs(double typical_nodes, std::int64_t elapsed_ms, std::uint64_t nodes) {
+  const double nodes_per_ms = static_cast<double>(nodes) / std::max<std::int64_t>(1, elapsed_ms);
+  return nodes_per_ms > 0 ? typical_nodes / nodes_per_ms : 0;
+}
+
+}  // namespace
+
 bool SolveFitsBudget(const TimeBudget& budget, int plies_left, std::int64_t elapsed_ms,
                      std::uint64_t nodes) {
   const std::int64_t limit = budget.SolveLimitMs();
   if (limit <= 0) return true;
-  // The speed of the iterations so far; the solver's is higher, on the safe side again.
-  const double nodes_per_ms = static_cast<double>(nodes) / std::max<std::int64_t>(1, elapsed_ms);
-  if (nodes_per_ms <= 0) return true;
-  return TypicalSolveNodes(plies_left) / nodes_per_ms <= static_cast<double>(limit - elapsed_ms);
+  return TypicalMs(TypicalSolveNodes(plies_left), elapsed_ms, nodes) <=
+         static_cast<double>(limit - elapsed_ms);
+}
+
+bool ProofFitsBudget(const TimeBudget& budget, int plies_left, std::int64_t elapsed_ms,
+                     std::uint64_t nodes) {
+  const std::int64_t limit = budget.SolveLimitMs();
+  if (limit <= 0) return true;
+  return TypicalMs(TypicalProofNodes(plies_left), elapsed_ms, nodes) <=
+         static_cast<double>(limit - elapsed_ms);
+}
+
+std::int64_t ProofLimitMs(const TimeBudget& budget, int plies_left, std::int64_t elapsed_ms,
+                          std::uint64_t nodes) {
+  const std::int64_t limit = budget.SolveLimitMs();
+  if (limit <= 0) return 0;
+  const double patience =
+      kProofPatience * TypicalMs(TypicalProofNodes(plies_left), elapsed_ms, nodes);
+  const std::int64_t until = elapsed_ms + static_cast<std::int64_t>(patience);
+  return std::min(limit, std::max(budget.hard_ms, until));
 }
 
 double TimeFactors::BestMoveStability(int iterations_since_change) {

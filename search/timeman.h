@@ -76,6 +76,28 @@ inline constexpr double kSolveClockShare = 0.5;
 bool SolveFitsBudget(const TimeBudget& budget, int plies_left, std::int64_t elapsed_ms,
                      std::uint64_t nodes);
 
+// What a proof that the side to move wins (null window at kWinBoundary) typically costs from
+// `plies_left`, in nodes: about the median of the won positions of the reference games
+// (NOTES.md, "Issue 23: what a proof costs"). Far below TypicalSolveNodes: the winner needs
+// one move at each of its nodes.
+double TypicalProofNodes(int plies_left);
+
+// How many times its typical cost a proof may take before it is abandoned: a won position's
+// proof costs within about 2x the median, a position that is not won costs as much as its
+// exact value (NOTES.md, "Issue 23").
+inline constexpr double kProofPatience = 4.0;
+
+// Whether a proof of a win from `plies_left` typically ends within the budget's solve limit
+// at the speed seen so far (as SolveFitsBudget).
+bool ProofFitsBudget(const TimeBudget& budget, int plies_left, std::int64_t elapsed_ms,
+                     std::uint64_t nodes);
+
+// When a proof started after `elapsed_ms` is abandoned: at kProofPatience times its typical
+// cost at the speed seen so far, but not before the move's hard limit and never past the
+// solve's. 0 = no limit.
+std::int64_t ProofLimitMs(const TimeBudget& budget, int plies_left, std::int64_t elapsed_ms,
+                          std::uint64_t nodes);
+
 // Factors applied to the soft budget after each iteration, each clamped.
 struct TimeFactors {
   // Fewer changes of the best move in recent iterations -> less time (0.5 .. 1.6).

@@ -2,10 +2,12 @@
 // the exact value, and the move it keeps must keep that result.
 #include <cstdio>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engine/movegen.h"
 #include "engine/position_string.h"
 #include "gtest/gtest.h"
 #include "search/search.h"
@@ -24,11 +26,13 @@ constexpr int kReferenceGames = 170;
 constexpr int kRandomGames = 60;
 constexpr int kDrawTries = 600;
 constexpr int kMinDraws = 10;
+constexpr int kKeptGames = 6;
 #else
 constexpr int kReferenceGames = 17;
 constexpr int kRandomGames = 6;
 constexpr int kDrawTries = 60;
 constexpr int kMinDraws = 0;
+constexpr int kKeptGames = 2;
 #endif
 
 std::vector<std::vector<std::string>> ReferenceGames(int count) {
@@ -174,6 +178,39 @@ TEST(ProofTest, WithTimeLeftTheProofGoesOnToTheExactValue) {
     child.Play(result.best_move);
     EXPECT_EQ(-Solve(exact, child).score, solved.score) << MoveToString(result.best_move);
   }
+}
+
+TEST(ProofTest, AWinProvenOnceIsKeptToTheEnd) {
+  // The winner at 14 plies left of reference games, each of its moves a proof by one
+  // searcher (the table kept from move to move), the loser's random: every move proves the
+  // win again and keeps it, as the exact solve of the child says.
+  const std::vector<std::vector<std::string>> games = ReferenceGames(kKeptGames);
+  Searcher exact(kHashMegabytes);
+  int kept = 0;
+  for (size_t g = 0; g < games.size(); ++g) {
+    Position position = After(games[g], kTotalPlies - 14);
+    exact.NewGame();
+    if (ResultOfValue(Solve(exact, position).score) != ProvenResult::kWin) continue;
+    const Player winner = position.SideToMove();
+    Searcher searcher(kHashMegabytes);
+    std::mt19937_64 rng(g);
+    while (!position.IsGameOver()) {
+      SearchLimits limits;
+      limits.prove = true;
+      const SearchResult result = searcher.Search(position, limits, {});
+      ASSERT_EQ(result.proven, ProvenResult::kWin) << "game " << g << " ply " << position.Ply();
+      position.Play(result.best_move);
+      ASSERT_EQ(ResultOfValue(-Solve(exact, position).score), ProvenResult::kWin)
+          << "game " << g << " ply " << position.Ply();
+      ++kept;
+      if (position.IsGameOver()) break;
+      const MoveList replies = LegalMoves(position);
+      position.Play(replies[static_cast<int>(rng() % replies.size())]);
+    }
+    EXPECT_EQ(position.Result(),
+              winner == Player::kFirst ? GameResult::kFirstWins : GameResult::kSecondWins);
+  }
+  EXPECT_GE(kept, 7);
 }
 
 TEST(ProofTest, ADepthSolvesTheExactValueAsBefore) {
