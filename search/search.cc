@@ -111,19 +111,26 @@ class Worker {
   void CheckLimits();
   // Every worker's nodes where the searcher gave their sum (the main worker), else its own.
   std::uint64_t NodesOfAll() const { return nodes_of_all_ ? nodes_of_all_() : nodes(); }
-  // Whether the root's solve starts with the proof of its result, given the last
-  // iteration's score: when asked (`go prove`), and in play when the score hints at a win (the
-  // lost side's proof costs as much as the exact value and gains it nothing).
-  bool ProofFirst(int score) const {
-    return shared_.limits.prove ||
-           (ProvesFirst(shared_.limits) && (score > 0 || shared_.known_win));
+  // Whether the root's solve starts with the proof of its result: when asked (`go prove`);
+  // in play, when the win is already known (its proof is then cheap), or when the last
+  // iteration's score hints at a win and the exact value typically does not fit. Within the
+  // exact value's reach the exact value is solved, as before: it proves the result too, and a
+  // proof that fails (the position is not won) would cost the time the exact value needs. The
+  // lost side's proof costs as much as the exact value and gains it nothing.
+  bool ProofFirst(int plies_left, int score) const {
+    if (shared_.limits.prove) return true;
+    if (!ProvesFirst(shared_.limits)) return false;
+    if (shared_.known_win) return true;
+    return score > 0 &&
+           !SolveFitsBudget(shared_.budget, plies_left, shared_.Elapsed(), NodesOfAll());
   }
   // Whether the iteration after `depth` (whose score is `score`) should solve the root: the
   // end is within the solver's reach and the solve's first stage (the proof, or the exact
-  // value) typically ends before the solve's hard limit.
-  bool SolveNext(int depth, int plies_left, int score) const {
+  // value) typically ends before the solve's hard limit. Sets proof_first_ for that solve.
+  bool SolveNext(int depth, int plies_left, int score) {
     if (depth + 1 >= plies_left || depth + 1 + params::kSolverReach < plies_left) return false;
-    if (!ProofFirst(score)) {
+    proof_first_ = ProofFirst(plies_left, score);
+    if (!proof_first_) {
       return SolveFitsBudget(shared_.budget, plies_left, shared_.Elapsed(), NodesOfAll());
     }
     return shared_.known_win ||
@@ -161,6 +168,8 @@ class Worker {
   std::uint64_t next_check_ = 1024;
   EndgameSolver endgame_;
   int seldepth_ = 0;
+  // The root's solve, when SolveNext chose it, starts with the proof (ProofFirst).
+  bool proof_first_ = false;
   MoveHistory history_;
   std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1> pv_{};
   std::array<int, kMaxPly + 2> pv_length_{};
@@ -498,7 +507,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
     if (depth == plies_left) {
       const TimeBudget& budget = shared_.budget;
       RootBounds bounds;
-      if (ProofFirst(previous_score)) {
+      if (shared_.limits.prove || proof_first_) {
         // Step 0a. The result first: it is all a game counts, and far cheaper to prove for
         // the winner than the exact margin; the exact value follows if time remains, its
         // MTD(f) starting from the proof's bounds over the proof's table. A proof that runs
