@@ -125,10 +125,14 @@ class Worker {
            !SolveFitsBudget(shared_.budget, plies_left, shared_.Elapsed(), NodesOfAll());
   }
   // Whether the iteration after `depth` (whose score is `score`) should solve the root: the
-  // end is within the solver's reach and the solve's first stage (the proof, or the exact
-  // value) typically ends before the solve's hard limit. Sets proof_first_ for that solve.
+  // end is within the solver's reach (the proof's, when only the proof is asked for or the
+  // win is known: the deeper iterations cost it more than their ordering saves) and the
+  // solve's first stage (the proof, or the exact value) typically ends before the solve's
+  // hard limit. Sets proof_first_ for that solve.
   bool SolveNext(int depth, int plies_left, int score) {
-    if (depth + 1 >= plies_left || depth + 1 + params::kSolverReach < plies_left) return false;
+    const int reach =
+        shared_.limits.prove || shared_.known_win ? params::kProofReach : params::kSolverReach;
+    if (depth + 1 >= plies_left || depth + 1 + reach < plies_left) return false;
     proof_first_ = ProofFirst(plies_left, score);
     if (!proof_first_) {
       return SolveFitsBudget(shared_.budget, plies_left, shared_.Elapsed(), NodesOfAll());

@@ -11,6 +11,9 @@ inline constexpr int kAspirationWindow = 60;
 // The solver takes over once the end of the game is this many plies beyond the next
 // iteration's depth (the evaluation's iterations only order moves for it).
 inline constexpr int kSolverReach = 6;
+// ...and the proof of the root's result, when it alone is asked for (`go prove`) or the win is
+// known, this many: a few shallow iterations order it as well as deep ones, for less.
+inline constexpr int kProofReach = 14;
 // Solving nodes with at most this many plies left go to the lean endgame solver.
 inline constexpr int kEndgameSolverPlies = 14;
 // The endgame solver uses the table from this many plies left up.
