@@ -173,8 +173,12 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta,
     if (stopped_) return 0;
   } else {
     // The other moves by the evaluation after them far from the end, else by what they are
-    // worth now and then by their cutoffs so far.
-    const bool order_by_evaluation = plies_left >= params::kEndgameEvalOrderingMinPlies;
+    // worth now and then by their cutoffs so far. Not by the evaluation at the winner's nodes
+    // of a win's proof (the null window at the win boundary, where one move must reach it):
+    // there it costs more than it saves (NOTES.md, "Issue 23: a faster win proof").
+    const bool proving_win = original_alpha == kWinBoundary - 1 && beta == kWinBoundary;
+    const bool order_by_evaluation =
+        !proving_win && plies_left >= params::kEndgameEvalOrderingMinPlies;
     if (order_by_evaluation) {
       if (parent_eval) {
         eval.emplace(parent_eval->After(position, last_move, weights_));
