@@ -135,9 +135,8 @@ TEST(AnalysisProof, AProvenWinThrownAwayIsResultChanging) {
 
   const std::string text = AnalysisText(*analysis);
   EXPECT_TRUE(absl::StrContains(text, "  ! result-changing: win -> draw\n")) << text;
-  EXPECT_TRUE(absl::StrContains(text,
-                                "; result-changing: ply 26 RC63 (best GR44) win -> draw, "
-                                "ply 28 "))
+  EXPECT_TRUE(absl::StrContains(
+      text, "; result-changing: ply 26 RC63 win -> draw (GR44 kept the win), ply 28 "))
       << text;
   EXPECT_TRUE(absl::StrContains(text, "Result proven from ply 30 on; proofs reach back to ply 26."))
       << text;

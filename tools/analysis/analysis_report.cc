@@ -103,11 +103,11 @@ std::string AnalysisText(const GameAnalysis& analysis) {
     }
     for (size_t i = 0; i < player.result_changes.size(); ++i) {
       const ResultChange& change = player.result_changes[i];
-      absl::StrAppend(
-          &text, i == 0 ? "; result-changing: " : ", ",
-          absl::StrFormat("ply %d %s (best %s) %s -> %s", change.ply, MoveToString(change.move),
-                          MoveText(change.best), ProvenOutcomeText(change.before),
-                          ProvenOutcomeText(change.after)));
+      absl::StrAppend(&text, i == 0 ? "; result-changing: " : ", ",
+                      absl::StrFormat("ply %d %s %s -> %s (%s kept the %s)", change.ply,
+                                      MoveToString(change.move), ProvenOutcomeText(change.before),
+                                      ProvenOutcomeText(change.after), MoveText(change.best),
+                                      ProvenOutcomeText(change.before)));
     }
     absl::StrAppend(&text, "\n");
   }

@@ -20,8 +20,8 @@
 // loss: centipoints the move lost (0 for a best move, never negative); exact: value and loss
 // are exact. proven_before/proven_after: the result proven (or exact) before and after the
 // move, the mover's view; result_changing: the move made it worse (win to draw or loss, draw
-// to loss). Summary losses and result-changing moves are over the player's own moves (not
-// the opening).
+// to loss); a result-changing move's best is a move that kept the result. Summary losses and
+// result-changing moves are over the player's own moves (not the opening).
 #ifndef DIVERCITE_TOOLS_ANALYSIS_ANALYSIS_REPORT_H_
 #define DIVERCITE_TOOLS_ANALYSIS_ANALYSIS_REPORT_H_
 

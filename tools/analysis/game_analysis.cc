@@ -21,6 +21,9 @@ struct PositionValue {
   Move best;      // None when the game is over
   bool exact = false;
   std::optional<ProvenOutcome> proven;  // side to move's view
+  // A move that keeps the proven result: the proof's, or the best move of a value that
+  // proves it (a depth-limited search's best move may not keep a proven win).
+  Move keeps;
 };
 
 // The result an exact value means: exact values are whole points, the tie-break included.
@@ -60,7 +63,7 @@ absl::StatusOr<PositionValue> ValueOf(const GameToAnalyze& game, size_t moves_pl
   if (position.IsGameOver()) {
     const Player us = position.SideToMove();
     const int value = 100 * (position.Score(us) - position.Score(Opponent(us)));
-    return PositionValue{value, Move::None(), true, ResultOfExactValue(value)};
+    return PositionValue{value, Move::None(), true, ResultOfExactValue(value), Move::None()};
   }
   const auto where = [&] { return absl::StrCat("ply ", position.Ply(), ": "); };
   absl::StatusOr<EngineReply> reply =
@@ -79,15 +82,22 @@ absl::StatusOr<PositionValue> ValueOf(const GameToAnalyze& game, size_t moves_pl
   }
   // A search that ends its game proves the result too (a clock or `go movetime` may stop at
   // the proof: its score is then a bound).
-  return PositionValue{*reply->score_cp, *best, reply->exact,
-                       reply->exact ? ResultOfExactValue(*reply->score_cp) : reply->proven};
+  const std::optional<ProvenOutcome> proven =
+      reply->exact ? ResultOfExactValue(*reply->score_cp) : reply->proven;
+  return PositionValue{*reply->score_cp, *best, reply->exact, proven,
+                       proven ? *best : Move::None()};
 }
 
-// The result the engine proves within `settings.prove_movetime_ms`, none if it finds none.
-absl::StatusOr<std::optional<ProvenOutcome>> ProofOf(const GameToAnalyze& game, size_t moves_played,
-                                                     const Position& position,
-                                                     const AnalysisSettings& settings,
-                                                     EngineClient& engine) {
+// What a proof found: the result (none if it found none in its time) and its move.
+struct Proof {
+  std::optional<ProvenOutcome> proven;
+  Move keeps;
+};
+
+// The result the engine proves within `settings.prove_movetime_ms`.
+absl::StatusOr<Proof> ProofOf(const GameToAnalyze& game, size_t moves_played,
+                              const Position& position, const AnalysisSettings& settings,
+                              EngineClient& engine) {
   absl::StatusOr<EngineReply> reply =
       engine.Go(PositionLine(game, moves_played),
                 absl::StrCat("go prove movetime ", settings.prove_movetime_ms), kAnswerTimeout);
@@ -95,7 +105,15 @@ absl::StatusOr<std::optional<ProvenOutcome>> ProofOf(const GameToAnalyze& game, 
     return absl::Status(reply.status().code(), absl::StrCat("ply ", position.Ply(),
                                                             ": proof: ", reply.status().message()));
   }
-  return reply->proven;
+  if (!reply->proven) return Proof{};
+  absl::StatusOr<Move> keeps = ParseMove(reply->bestmove);
+  const absl::Status legal = keeps.ok() ? position.CheckLegal(*keeps) : keeps.status();
+  if (!legal.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("ply ", position.Ply(),
+                                                   ": proof: ", engine.config().name, " answered '",
+                                                   reply->bestmove, "': ", legal.message()));
+  }
+  return Proof{reply->proven, *keeps};
 }
 
 // Proofs beyond the exact range, from its edge back (the table then holds the later
@@ -112,11 +130,11 @@ absl::Status ProveResults(const GameToAnalyze& game, const std::vector<Position>
       continue;
     }
     if (positions[k].PliesLeft() > settings.prove_plies) break;
-    absl::StatusOr<std::optional<ProvenOutcome>> proven =
-        ProofOf(game, k, positions[k], settings, engine);
-    if (!proven.ok()) return proven.status();
-    values[k].proven = *proven;
-    unproven_in_a_row = *proven ? 0 : unproven_in_a_row + 1;
+    absl::StatusOr<Proof> proof = ProofOf(game, k, positions[k], settings, engine);
+    if (!proof.ok()) return proof.status();
+    values[k].proven = proof->proven;
+    values[k].keeps = proof->keeps;
+    unproven_in_a_row = proof->proven ? 0 : unproven_in_a_row + 1;
   }
   return absl::OkStatus();
 }
@@ -136,7 +154,7 @@ void Summarize(GameAnalysis& analysis) {
     if (move.loss > 0) player.largest.push_back({move.ply, move.move, move.best, move.loss});
     if (move.result_changing) {
       player.result_changes.push_back(
-          {move.ply, move.move, move.best, *move.proven_before, *move.proven_after});
+          {move.ply, move.move, move.keeps, *move.proven_before, *move.proven_after});
     }
   }
   for (PlayerSummary& player : analysis.players) {
@@ -193,6 +211,7 @@ absl::StatusOr<GameAnalysis> AnalyzeGame(const GameToAnalyze& game,
     move.exact = values[k].exact && values[k + 1].exact;
     move.opening = static_cast<int>(k) < game.opening_plies;
     move.proven_before = values[k].proven;
+    move.keeps = values[k].keeps;
     if (values[k + 1].proven) move.proven_after = OpponentView(*values[k + 1].proven);
     move.result_changing = move.proven_before && move.proven_after &&
                            Rank(*move.proven_after) < Rank(*move.proven_before);

@@ -72,6 +72,9 @@ struct MoveAnalysis {
   // The proven result of the position before the move and of the one after it, both from
   // the mover's view; none where no proof (nor exact value) was found.
   std::optional<ProvenOutcome> proven_before, proven_after;
+  // A move that keeps proven_before: the proof's (beyond the exact range), else `best`;
+  // None without a proof.
+  Move keeps;
   // Both proven, and the move made the result worse for its mover: a win to a draw or a
   // loss, a draw to a loss.
   bool result_changing = false;
@@ -83,10 +86,11 @@ struct Mistake {
   int loss = 0;
 };
 
-// A result-changing move: the result its mover had (proven) and what the move left it.
+// A result-changing move: the result its mover had (proven), a move that kept it, and what
+// the move played left.
 struct ResultChange {
   int ply = 0;
-  Move move, best;
+  Move move, best;  // best: a move that kept the result
   ProvenOutcome before = ProvenOutcome::kWin, after = ProvenOutcome::kDraw;
 };
 
