@@ -53,7 +53,12 @@ std::string PositionLine(const GameToAnalyze& game, size_t moves_played) {
 
 std::string GoLine(const Position& position, const AnalysisSettings& settings) {
   if (position.PliesLeft() <= settings.solve_plies) return "go depth 40";
-  if (settings.movetime_ms > 0) return absl::StrCat("go movetime ", settings.movetime_ms);
+  // `depth 40` keeps a value a value: a bare `go movetime` near the end may stop at the
+  // result's proof, whose score is only a bound (`score cp 100 lowerbound`); the results are
+  // proved apart (ProveResults).
+  if (settings.movetime_ms > 0) {
+    return absl::StrCat("go depth 40 movetime ", settings.movetime_ms);
+  }
   return absl::StrCat("go depth ", settings.depth);
 }
 
