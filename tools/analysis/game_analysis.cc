@@ -85,8 +85,7 @@ absl::StatusOr<PositionValue> ValueOf(const GameToAnalyze& game, size_t moves_pl
     return absl::InvalidArgumentError(
         absl::StrCat(where(), engine.config().name, " reported no score"));
   }
-  // A search that ends its game proves the result too (a clock or `go movetime` may stop at
-  // the proof: its score is then a bound).
+  // An exact value proves the result; so may an engine's search that stopped at a proof.
   const std::optional<ProvenOutcome> proven =
       reply->exact ? ResultOfExactValue(*reply->score_cp) : reply->proven;
   return PositionValue{*reply->score_cp, *best, reply->exact, proven,
