@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""When each engine became exact, and what it spent of its clock, from divercite-match records.
+"""When each engine became exact or proved its win, and its clock use, from divercite-match records.
 
     exact_play.py RECORDS.jsonl [--clock SECONDS]
 
 Per game and side: the first ply at which the side reported an exact score (the move's
 "exact" flag: its search reached the end of the game), the clock it used (the sum of its moves'
-ms; the runner measures them from `go` to `bestmove`), its longest move and that move's ply.
-Then, per engine, the first exact plies (each game's, and the median) and the most clock any
-game used. With --clock, a side whose clock use comes within 5 % of it is flagged.
+ms; the runner measures them from `go` to `bestmove`), its longest move and that move's ply,
+and the first ply at which it reported a proven win (the move's "proven": "win"). Then, per
+engine, the first exact plies (each game's, and the median), the first proven-win plies of the
+games it won, and the most clock any game used. With --clock, a side whose clock use comes
+within 5 % of it is flagged.
 """
 import argparse
 import json
@@ -35,6 +37,7 @@ def main():
     args = parser.parse_args()
 
     first_exact = {}
+    won_proven = {}  # per engine, the first proven-win ply of each game it won
     most_used = {}
     try:
         lines = open(args.records).read().splitlines()
@@ -54,6 +57,10 @@ def main():
               f"{{{record['termination']}}}")
         for name, moves in sides(record):
             exact = next((ply for ply, move in moves if move.get("exact")), None)
+            proven = next((ply for ply, move in moves if move.get("proven") == "win"), None)
+            winner = {"1-0": record["p1"], "0-1": record["p2"]}.get(record["result"])
+            if name == winner:
+                won_proven.setdefault(name, []).append(proven)
             used = sum(move["ms"] for _, move in moves) / 1000
             longest_ply, longest = max(((ply, move["ms"]) for ply, move in moves),
                                        key=lambda item: item[1], default=(None, 0))
@@ -61,6 +68,7 @@ def main():
             if args.clock and used >= 0.95 * args.clock:
                 warning = f"  (within 5 % of the {args.clock:g}-s clock)"
             print(f"  {name:>12}: exact from ply {exact if exact is not None else '-':>2}, "
+                  f"proven win from ply {proven if proven is not None else '-':>2}, "
                   f"clock used {used:8.1f} s, longest move {longest / 1000:7.1f} s "
                   f"at ply {longest_ply}{warning}")
             first_exact.setdefault(name, []).append(exact)
@@ -81,6 +89,11 @@ def main():
         print(f"{name}: first exact ply {shown} (median {statistics.median(reached)}, "
               f"earliest {min(reached)}, latest {max(reached)}); most clock used in a game "
               f"{most_used[name]:.1f} s")
+        proven = [ply for ply in won_proven.get(name, []) if ply is not None]
+        if proven:
+            print(f"{name}: first proven-win ply in the {len(won_proven[name])} games it won: "
+                  f"median {statistics.median(proven)}, earliest {min(proven)}, latest "
+                  f"{max(proven)} ({len(won_proven[name]) - len(proven)} won without a proof)")
 
 
 if __name__ == "__main__":

@@ -651,7 +651,7 @@ GameRecord Played(int game, int round, int pair, int first, int second,
   record.termination = termination;
   record.reason = std::move(reason);
   record.opening = std::move(opening);
-  for (std::int64_t m : ms) record.moves.push_back({"RC14", m, std::nullopt, false});
+  for (std::int64_t m : ms) record.moves.push_back({"RC14", m, std::nullopt, false, std::nullopt});
   return record;
 }
 

@@ -32,8 +32,9 @@ GameRecord SampleRecord() {
   record.start = "startpos";
   record.opening = "RC14 GR04";
   record.time_controls = {"tc=10+0.1", "tc=inf"};
-  record.moves = {
-      {"BC23", 120, 35, false}, {"GC32", 7, std::nullopt, false}, {"YR44", 0, -200, true}};
+  record.moves = {{"BC23", 120, 35, false, std::nullopt},
+                  {"GC32", 7, std::nullopt, false, std::nullopt},
+                  {"YR44", 0, -200, true, std::nullopt}};
   record.final_scores = {21, 14};
   return record;
 }

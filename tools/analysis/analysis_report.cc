@@ -37,6 +37,21 @@ std::string SearchDescription(const AnalysisSettings& settings) {
 
 Json OptionalPly(const std::optional<int>& ply) { return ply ? Json(*ply) : Json(nullptr); }
 
+absl::string_view ProvenText(const std::optional<ProvenOutcome>& proven) {
+  return proven ? ProvenOutcomeText(*proven) : "-";
+}
+
+Json ProvenJson(const std::optional<ProvenOutcome>& proven) {
+  return proven ? Json(std::string(ProvenOutcomeText(*proven))) : Json(nullptr);
+}
+
+std::string ProofDescription(const AnalysisSettings& settings) {
+  return settings.prove_movetime_ms > 0
+             ? absl::StrCat("beyond them `go prove` for ", settings.prove_movetime_ms,
+                            " ms, within ", settings.prove_plies, " plies of the end")
+             : "no other proofs";
+}
+
 }  // namespace
 
 std::string AnalysisText(const GameAnalysis& analysis) {
@@ -51,18 +66,28 @@ std::string AnalysisText(const GameAnalysis& analysis) {
                   analysis.settings.solve_plies, " plies left or fewer), '~' ",
                   SearchDescription(analysis.settings),
                   ". value: the best move's; played: the move's.\n");
-  absl::StrAppend(&text, " ply  side  move     value  best     played    loss\n");
+  absl::StrAppend(&text,
+                  "proven: the result proven for the mover before the move ('=' values prove it; ",
+                  ProofDescription(analysis.settings),
+                  "). '!': result-changing, the move gave a proven result away.\n");
+  absl::StrAppend(&text, " ply  side  move     value  best     played    loss  proven\n");
   for (const MoveAnalysis& move : analysis.moves) {
     const bool loses = move.loss > 0 && !move.opening;
+    std::string marks = move.opening ? "  (opening)" : loses ? "  <" : "";
+    if (move.result_changing) {
+      absl::StrAppend(&marks, "  ! result-changing: ", ProvenText(move.proven_before), " -> ",
+                      ProvenText(move.proven_after));
+    }
     absl::StrAppend(&text,
-                    absl::StrFormat("%4d  %-4s  %-4s  %c %6s  %-4s  %c %6s  %6s%s\n", move.ply,
+                    absl::StrFormat("%4d  %-4s  %-4s  %c %6s  %-4s  %c %6s  %6s  %-6s", move.ply,
                                     kSideKeys[Index(move.side)], MoveToString(move.move),
                                     move.exact ? '=' : '~', Points(move.value), MoveText(move.best),
                                     move.exact ? '=' : '~', Points(move.played),
                                     absl::StrFormat("%.2f", move.loss / 100.0),
-                                    move.opening ? "  (opening)"
-                                    : loses      ? "  <"
-                                                 : ""));
+                                    ProvenText(move.proven_before)));
+    // No trailing blanks on a line without marks.
+    text.erase(text.find_last_not_of(' ') + 1);
+    absl::StrAppend(&text, marks, "\n");
   }
   absl::StrAppend(&text, "Summary\n");
   for (int p = 0; p < 2; ++p) {
@@ -75,6 +100,14 @@ std::string AnalysisText(const GameAnalysis& analysis) {
           &text, i == 0 ? "; largest: " : ", ",
           absl::StrFormat("ply %d %s (best %s) %.2f", mistake.ply, MoveToString(mistake.move),
                           MoveText(mistake.best), mistake.loss / 100.0));
+    }
+    for (size_t i = 0; i < player.result_changes.size(); ++i) {
+      const ResultChange& change = player.result_changes[i];
+      absl::StrAppend(&text, i == 0 ? "; result-changing: " : ", ",
+                      absl::StrFormat("ply %d %s %s -> %s (%s kept the %s)", change.ply,
+                                      MoveToString(change.move), ProvenOutcomeText(change.before),
+                                      ProvenOutcomeText(change.after), MoveText(change.best),
+                                      ProvenOutcomeText(change.before)));
     }
     absl::StrAppend(&text, "\n");
   }
@@ -92,6 +125,15 @@ std::string AnalysisText(const GameAnalysis& analysis) {
     absl::StrAppend(&text, "  Exact from ply ", *analysis.first_exact_ply,
                     "; the result was decided from ply ", *analysis.decided_ply,
                     " on (the move before it changed it).\n");
+  }
+  if (!analysis.first_proven_ply) {
+    absl::StrAppend(&text, "  No result was proven.\n");
+  } else if (!analysis.proven_ply) {
+    absl::StrAppend(&text, "  Proofs reach back to ply ", *analysis.first_proven_ply,
+                    "; the last position has none.\n");
+  } else {
+    absl::StrAppend(&text, "  Result proven from ply ", *analysis.proven_ply,
+                    " on; proofs reach back to ply ", *analysis.first_proven_ply, ".\n");
   }
   absl::StrAppend(&text, absl::StrFormat("  Analysed in %.1f s.\n", analysis.seconds));
   return text;
@@ -112,6 +154,10 @@ Json AnalysisJson(const GameAnalysis& analysis) {
       analysis.settings.movetime_ms > 0 ? Json(nullptr) : Json(analysis.settings.depth);
   settings["movetime"] =
       analysis.settings.movetime_ms > 0 ? Json(analysis.settings.movetime_ms) : Json(nullptr);
+  settings["prove_plies"] = analysis.settings.prove_plies;
+  settings["prove_movetime"] = analysis.settings.prove_movetime_ms > 0
+                                   ? Json(analysis.settings.prove_movetime_ms)
+                                   : Json(nullptr);
   json["settings"] = std::move(settings);
   Json moves = Json::array();
   for (const MoveAnalysis& move : analysis.moves) {
@@ -125,6 +171,9 @@ Json AnalysisJson(const GameAnalysis& analysis) {
     entry["loss"] = move.loss;
     entry["exact"] = move.exact;
     entry["opening"] = move.opening;
+    entry["proven_before"] = ProvenJson(move.proven_before);
+    entry["proven_after"] = ProvenJson(move.proven_after);
+    entry["result_changing"] = move.result_changing;
     moves.push_back(std::move(entry));
   }
   json["moves"] = std::move(moves);
@@ -145,10 +194,23 @@ Json AnalysisJson(const GameAnalysis& analysis) {
       mistakes.push_back(std::move(entry));
     }
     side["mistakes"] = std::move(mistakes);
+    Json changes = Json::array();
+    for (const ResultChange& change : player.result_changes) {
+      Json entry = Json::object();
+      entry["ply"] = change.ply;
+      entry["move"] = MoveToString(change.move);
+      entry["best"] = MoveText(change.best);
+      entry["before"] = std::string(ProvenOutcomeText(change.before));
+      entry["after"] = std::string(ProvenOutcomeText(change.after));
+      changes.push_back(std::move(entry));
+    }
+    side["result_changing"] = std::move(changes);
     summary[std::string(kSideKeys[p])] = std::move(side);
   }
   summary["first_exact_ply"] = OptionalPly(analysis.first_exact_ply);
   summary["decided_ply"] = OptionalPly(analysis.decided_ply);
+  summary["first_proven_ply"] = OptionalPly(analysis.first_proven_ply);
+  summary["proven_ply"] = OptionalPly(analysis.proven_ply);
   summary["seconds"] = analysis.seconds;
   json["summary"] = std::move(summary);
   return json;

@@ -32,6 +32,13 @@ ABSL_FLAG(int, solve_plies, 14,
           "a second; 0 solves none but the finished game)");
 ABSL_FLAG(int, depth, 8, "Search the earlier positions to this depth");
 ABSL_FLAG(int, movetime, 0, "Search the earlier positions for this many ms instead of --depth");
+ABSL_FLAG(int, prove_plies, 24,
+          "Beyond --solve-plies, prove the result (win, draw, loss) of the positions with at "
+          "most this many plies left, from the exact range back, until two in a row find no "
+          "proof");
+ABSL_FLAG(int, prove_movetime, 1000,
+          "Each proof's time, ms (0: no proofs but the exact values); a proof that does not "
+          "fit is left out");
 ABSL_FLAG(std::string, engine, "",
           "The engine that analyses (default: divercite beside this program)");
 ABSL_FLAG(int, hash, 256, "The engine's Hash, MiB");
@@ -49,11 +56,13 @@ namespace {
 constexpr absl::string_view kTool = "divercite-analyze";
 constexpr absl::string_view kUsage =
     "Analyses games move by move: the value before each move, the engine's best move, and the "
-    "points the move lost; exact where the engine's solver reaches.\n\n"
+    "points the move lost; exact where the engine's solver reaches; and the moves that gave a "
+    "proven result away (result-changing), as far back as proofs reach.\n\n"
     "  divercite-analyze --records=match.jsonl [--game=N]\n"
     "  divercite-analyze --moves=\"RC14 GR04 ...\" [--fen=\"<rows> <side>\"]\n"
     "  divercite-analyze --course-recording=__REC__123.json\n"
-    "  [--solve-plies=14] [--depth=8 | --movetime=MS] [--json] [--plot=game.png]\n"
+    "  [--solve-plies=14] [--depth=8 | --movetime=MS] [--prove-plies=24] [--prove-movetime=MS]\n"
+    "  [--json] [--plot=game.png]\n"
     "  [--engine=PATH] [--hash=256] [--option=Threads=2]\n\n"
     "Flag names take '-' or '_' alike.";
 
@@ -119,6 +128,14 @@ int main(int argc, char** argv) {
     return Fail("--depth must be from 1 to 40");
   }
   if (settings.movetime_ms < 0) return Fail("--movetime must not be negative");
+  settings.prove_plies = absl::GetFlag(FLAGS_prove_plies);
+  settings.prove_movetime_ms = absl::GetFlag(FLAGS_prove_movetime);
+  if (settings.prove_plies < 0 || settings.prove_plies > divercite::kTotalPlies) {
+    return Fail("--prove-plies must be from 0 to 40");
+  }
+  if (settings.prove_movetime_ms < 0) {
+    return Fail("--prove-movetime must not be negative (0 turns the proofs off)");
+  }
 
   absl::StatusOr<std::vector<divercite::GameToAnalyze>> games;
   if (!records.empty()) {

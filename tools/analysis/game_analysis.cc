@@ -20,7 +20,25 @@ struct PositionValue {
   int value = 0;  // side to move's view
   Move best;      // None when the game is over
   bool exact = false;
+  std::optional<ProvenOutcome> proven;  // side to move's view
+  // A move that keeps the proven result: the proof's, or the best move of a value that
+  // proves it (a depth-limited search's best move may not keep a proven win).
+  Move keeps;
 };
+
+// The result an exact value means: exact values are whole points, the tie-break included.
+ProvenOutcome ResultOfExactValue(int value) {
+  return value > 0 ? ProvenOutcome::kWin : value == 0 ? ProvenOutcome::kDraw : ProvenOutcome::kLoss;
+}
+
+// Better results for the side whose view they are in rank higher.
+int Rank(ProvenOutcome outcome) {
+  return outcome == ProvenOutcome::kWin ? 2 : outcome == ProvenOutcome::kDraw ? 1 : 0;
+}
+
+ProvenOutcome FirstPlayerView(const Position& position, ProvenOutcome outcome) {
+  return position.SideToMove() == Player::kFirst ? outcome : OpponentView(outcome);
+}
 
 std::string PositionLine(const GameToAnalyze& game, size_t moves_played) {
   std::string line = absl::StrCat("position ", game.start_string);
@@ -35,7 +53,12 @@ std::string PositionLine(const GameToAnalyze& game, size_t moves_played) {
 
 std::string GoLine(const Position& position, const AnalysisSettings& settings) {
   if (position.PliesLeft() <= settings.solve_plies) return "go depth 40";
-  if (settings.movetime_ms > 0) return absl::StrCat("go movetime ", settings.movetime_ms);
+  // `depth 40` keeps a value a value: a bare `go movetime` near the end may stop at the
+  // result's proof, whose score is only a bound (`score cp 100 lowerbound`); the results are
+  // proved apart (ProveResults).
+  if (settings.movetime_ms > 0) {
+    return absl::StrCat("go depth 40 movetime ", settings.movetime_ms);
+  }
   return absl::StrCat("go depth ", settings.depth);
 }
 
@@ -44,8 +67,8 @@ absl::StatusOr<PositionValue> ValueOf(const GameToAnalyze& game, size_t moves_pl
                                       EngineClient& engine) {
   if (position.IsGameOver()) {
     const Player us = position.SideToMove();
-    return PositionValue{100 * (position.Score(us) - position.Score(Opponent(us))), Move::None(),
-                         true};
+    const int value = 100 * (position.Score(us) - position.Score(Opponent(us)));
+    return PositionValue{value, Move::None(), true, ResultOfExactValue(value), Move::None()};
   }
   const auto where = [&] { return absl::StrCat("ply ", position.Ply(), ": "); };
   absl::StatusOr<EngineReply> reply =
@@ -62,7 +85,62 @@ absl::StatusOr<PositionValue> ValueOf(const GameToAnalyze& game, size_t moves_pl
     return absl::InvalidArgumentError(
         absl::StrCat(where(), engine.config().name, " reported no score"));
   }
-  return PositionValue{*reply->score_cp, *best, reply->exact};
+  // An exact value proves the result; so may an engine's search that stopped at a proof.
+  const std::optional<ProvenOutcome> proven =
+      reply->exact ? ResultOfExactValue(*reply->score_cp) : reply->proven;
+  return PositionValue{*reply->score_cp, *best, reply->exact, proven,
+                       proven ? *best : Move::None()};
+}
+
+// What a proof found: the result (none if it found none in its time) and its move.
+struct Proof {
+  std::optional<ProvenOutcome> proven;
+  Move keeps;
+};
+
+// The result the engine proves within `settings.prove_movetime_ms`.
+absl::StatusOr<Proof> ProofOf(const GameToAnalyze& game, size_t moves_played,
+                              const Position& position, const AnalysisSettings& settings,
+                              EngineClient& engine) {
+  absl::StatusOr<EngineReply> reply =
+      engine.Go(PositionLine(game, moves_played),
+                absl::StrCat("go prove movetime ", settings.prove_movetime_ms), kAnswerTimeout);
+  if (!reply.ok()) {
+    return absl::Status(reply.status().code(), absl::StrCat("ply ", position.Ply(),
+                                                            ": proof: ", reply.status().message()));
+  }
+  if (!reply->proven) return Proof{};
+  absl::StatusOr<Move> keeps = ParseMove(reply->bestmove);
+  const absl::Status legal = keeps.ok() ? position.CheckLegal(*keeps) : keeps.status();
+  if (!legal.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("ply ", position.Ply(),
+                                                   ": proof: ", engine.config().name, " answered '",
+                                                   reply->bestmove, "': ", legal.message()));
+  }
+  return Proof{reply->proven, *keeps};
+}
+
+// Proofs beyond the exact range, from its edge back (the table then holds the later
+// positions' proofs), until two positions in a row, one per side, find none: further back
+// they cost more still.
+absl::Status ProveResults(const GameToAnalyze& game, const std::vector<Position>& positions,
+                          const AnalysisSettings& settings, EngineClient& engine,
+                          std::vector<PositionValue>& values) {
+  if (settings.prove_movetime_ms <= 0) return absl::OkStatus();
+  int unproven_in_a_row = 0;
+  for (size_t k = positions.size(); k-- > 0 && unproven_in_a_row < 2;) {
+    if (values[k].proven) {  // exact, or proven by the value's own search
+      unproven_in_a_row = 0;
+      continue;
+    }
+    if (positions[k].PliesLeft() > settings.prove_plies) break;
+    absl::StatusOr<Proof> proof = ProofOf(game, k, positions[k], settings, engine);
+    if (!proof.ok()) return proof.status();
+    values[k].proven = proof->proven;
+    values[k].keeps = proof->keeps;
+    unproven_in_a_row = proof->proven ? 0 : unproven_in_a_row + 1;
+  }
+  return absl::OkStatus();
 }
 
 int FirstPlayerView(const Position& position, int value) {
@@ -78,6 +156,10 @@ void Summarize(GameAnalysis& analysis) {
     ++player.moves;
     player.loss += move.loss;
     if (move.loss > 0) player.largest.push_back({move.ply, move.move, move.best, move.loss});
+    if (move.result_changing) {
+      player.result_changes.push_back(
+          {move.ply, move.move, move.keeps, *move.proven_before, *move.proven_after});
+    }
   }
   for (PlayerSummary& player : analysis.players) {
     std::stable_sort(player.largest.begin(), player.largest.end(),
@@ -114,6 +196,9 @@ absl::StatusOr<GameAnalysis> AnalyzeGame(const GameToAnalyze& game,
     if (!value.ok()) return value.status();
     values.push_back(*value);
   }
+  if (absl::Status status = ProveResults(game, positions, settings, engine, values); !status.ok()) {
+    return status;
+  }
 
   GameAnalysis analysis;
   analysis.game = game;
@@ -129,6 +214,11 @@ absl::StatusOr<GameAnalysis> AnalyzeGame(const GameToAnalyze& game,
     move.loss = move.move == move.best ? 0 : std::max(0, move.value - move.played);
     move.exact = values[k].exact && values[k + 1].exact;
     move.opening = static_cast<int>(k) < game.opening_plies;
+    move.proven_before = values[k].proven;
+    move.keeps = values[k].keeps;
+    if (values[k + 1].proven) move.proven_after = OpponentView(*values[k + 1].proven);
+    move.result_changing = move.proven_before && move.proven_after &&
+                           Rank(*move.proven_after) < Rank(*move.proven_before);
     analysis.moves.push_back(move);
   }
   const Position& last = positions.back();
@@ -151,6 +241,22 @@ absl::StatusOr<GameAnalysis> AnalyzeGame(const GameToAnalyze& game,
         break;
       }
       analysis.decided_ply = positions[k].Ply();
+    }
+  }
+  for (size_t k = 0; k < positions.size(); ++k) {
+    if (values[k].proven) {
+      analysis.first_proven_ply = positions[k].Ply();
+      break;
+    }
+  }
+  if (values.back().proven) {
+    // Walk back from the end while the proofs agree with the last one; a position without a
+    // proof (its proof did not fit its time) neither agrees nor stops the walk.
+    const ProvenOutcome result = FirstPlayerView(last, *values.back().proven);
+    for (size_t k = positions.size(); k-- > 0;) {
+      if (!values[k].proven) continue;
+      if (FirstPlayerView(positions[k], *values[k].proven) != result) break;
+      analysis.proven_ply = positions[k].Ply();
     }
   }
   Summarize(analysis);

@@ -11,6 +11,13 @@
 // exactly, when both values are exact. A move that is the engine's own choice loses nothing,
 // and a search-value loss is never negative (a deeper look at the next position can find
 // more than the shallower one before it).
+//
+// The result (win, draw or loss under best play, the tie-break included) reaches further back
+// than the exact margin: an exact value proves it, and beyond the exact range the engine is
+// asked to prove it alone (`go prove movetime <ms>`), which costs far less when the side to
+// move wins. A move is result-changing when the position before it was a proven win for its
+// mover and the position after it is proven not to be (a draw or a loss), or a proven draw
+// became a proven loss: the move that gave the result away, as far back as proofs reach.
 #ifndef DIVERCITE_TOOLS_ANALYSIS_GAME_ANALYSIS_H_
 #define DIVERCITE_TOOLS_ANALYSIS_GAME_ANALYSIS_H_
 
@@ -24,6 +31,7 @@
 #include "engine/move.h"
 #include "engine/position.h"
 #include "tools/client/engine_client.h"
+#include "tools/common/proven_outcome.h"
 
 namespace divercite {
 
@@ -43,6 +51,12 @@ struct AnalysisSettings {
   // Earlier positions: `go depth <depth>`, or `go movetime <movetime_ms>` when that is set.
   int depth = 8;
   std::int64_t movetime_ms = 0;
+  // Beyond the exact range, the result of the positions with at most `prove_plies` plies left
+  // is proved (`go prove movetime <prove_movetime_ms>`), walking back from the exact range and
+  // stopping at two positions in a row without a proof: one per side to move, so further back
+  // (where proofs cost more) is not tried. prove_movetime_ms 0: no proofs but exact values.
+  int prove_plies = 24;
+  std::int64_t prove_movetime_ms = 1000;
 };
 
 struct MoveAnalysis {
@@ -55,6 +69,15 @@ struct MoveAnalysis {
   int loss = 0;          // centipoints the move lost, >= 0
   bool exact = false;    // value, played and loss are exact
   bool opening = false;  // part of the opening: not counted against its player
+  // The proven result of the position before the move and of the one after it, both from
+  // the mover's view; none where no proof (nor exact value) was found.
+  std::optional<ProvenOutcome> proven_before, proven_after;
+  // A move that keeps proven_before: the proof's (beyond the exact range), else `best`;
+  // None without a proof.
+  Move keeps;
+  // Both proven, and the move made the result worse for its mover: a win to a draw or a
+  // loss, a draw to a loss.
+  bool result_changing = false;
 };
 
 struct Mistake {
@@ -63,10 +86,19 @@ struct Mistake {
   int loss = 0;
 };
 
+// A result-changing move: the result its mover had (proven), a move that kept it, and what
+// the move played left.
+struct ResultChange {
+  int ply = 0;
+  Move move, best;  // best: a move that kept the result
+  ProvenOutcome before = ProvenOutcome::kWin, after = ProvenOutcome::kDraw;
+};
+
 struct PlayerSummary {
   int moves = 0;                 // moves of the player's own choice (opening excluded)
   int loss = 0;                  // centipoints lost over them
   std::vector<Mistake> largest;  // the largest losses, largest first (at most 3, all > 0)
+  std::vector<ResultChange> result_changes;  // its result-changing moves, in order
 };
 
 struct GameAnalysis {
@@ -86,6 +118,13 @@ struct GameAnalysis {
   // loss for the first player). When it equals first_exact_ply the result may have been
   // decided earlier, where the solver does not reach.
   std::optional<int> decided_ply;
+  // The first ply whose position has a proven result (exact values included), if any: how
+  // far back the proofs reached.
+  std::optional<int> first_proven_ply;
+  // The first ply from which the result was proven: its position's proven result is the
+  // game's (the last position's, first player's view), and so is every later one that has
+  // a proof. None when the last position has none.
+  std::optional<int> proven_ply;
   double seconds = 0;  // wall time of the analysis
 };
 

@@ -55,6 +55,14 @@ def main():
             ax.scatter([plies[i]], [values[i]], s=60, facecolors="none", edgecolors=colour,
                        zorder=3)
 
+    # Moves that gave a proven result away (older analyses have no such field).
+    changing = [i for i, m in enumerate(moves) if m.get("result_changing")]
+    if changing:
+        ax.scatter([plies[i] for i in changing], [values[i] for i in changing], s=70,
+                   marker="x", color="tab:purple", label="result-changing", zorder=4)
+    if summary.get("proven_ply") is not None:
+        ax.axvline(summary["proven_ply"] - 0.5, color="tab:purple", linestyle=":", linewidth=1)
+
     ax.axhline(0, color="black", linewidth=0.6)
     if summary.get("first_exact_ply") is not None:
         ax.axvline(summary["first_exact_ply"] - 0.5, color="tab:green", linestyle=":",

@@ -178,10 +178,23 @@ absl::StatusOr<EngineReply> EngineClient::Go(const std::string& position_line,
           absl::StripAsciiWhitespace(absl::string_view(*line).substr(kErrorPrefix.size())));
     }
     if (words.size() >= 3 && words[1] == "string" && words[2] == "exact") reply.exact = true;
+    if (words.size() == 4 && words[1] == "string" && words[2] == "proven") {
+      // An unknown word is ignored, as any line the client does not understand.
+      if (absl::StatusOr<ProvenOutcome> proven = ParseProvenOutcome(words[3]); proven.ok()) {
+        reply.proven = *proven;
+      }
+    }
     for (size_t i = 1; i + 2 < words.size(); ++i) {
       int cp = 0;
       if (words[i] == "score" && words[i + 1] == "cp" && absl::SimpleAtoi(words[i + 2], &cp)) {
         reply.score_cp = cp;
+        reply.score_bound =
+            i + 3 < words.size() && words[i + 3] == "lowerbound"   ? ScoreBound::kLower
+            : i + 3 < words.size() && words[i + 3] == "upperbound" ? ScoreBound::kUpper
+                                                                   : ScoreBound::kNone;
+        // The proof, if any, follows its own score line: an earlier one belongs to an
+        // earlier report.
+        reply.proven.reset();
       }
     }
   }

@@ -18,6 +18,7 @@
 #include "tools/client/engine_options.h"
 #include "tools/client/protocol_log.h"
 #include "tools/common/child_process.h"
+#include "tools/common/proven_outcome.h"
 
 namespace divercite {
 
@@ -30,13 +31,22 @@ struct EngineConfig {
   std::vector<std::pair<std::string, std::string>> options;
 };
 
+// What a score line's `lowerbound` or `upperbound` says of its score: none, the score is the
+// search's value; a proven win reports the margin it is sure of as a lower bound, a proven
+// loss as an upper bound (an aspiration window's fail high or low does too, unproven).
+enum class ScoreBound { kNone, kLower, kUpper };
+
 // What the engine answered to one `go`.
 struct EngineReply {
-  std::string bestmove;         // as sent, unvalidated
-  std::optional<int> score_cp;  // from the last info line with a score
-  bool exact = false;           // an `info string exact` was seen
-  std::string error;            // the last `info string error: X` seen: X
-  absl::Duration elapsed;       // from sending `go` to receiving `bestmove`
+  std::string bestmove;                        // as sent, unvalidated
+  std::optional<int> score_cp;                 // from the last info line with a score
+  ScoreBound score_bound = ScoreBound::kNone;  // that line's bound
+  bool exact = false;                          // an `info string exact` was seen
+  // The `info string proven win|draw|loss` that followed the last score line (the search's
+  // final report, which the move comes from), the side to move's view; none if none did.
+  std::optional<ProvenOutcome> proven;
+  std::string error;       // the last `info string error: X` seen: X
+  absl::Duration elapsed;  // from sending `go` to receiving `bestmove`
 };
 
 // " (engine said: X)" for the error text X an engine sent before failing, "" for none: the

@@ -124,7 +124,8 @@ GameRecord PlayGame(const GameSetup& setup) {
     position.Play(*move);
     moves.push_back(reply->bestmove);
     const std::int64_t used_ms = absl::ToInt64Milliseconds(reply->elapsed);
-    record.moves.push_back({reply->bestmove, used_ms, reply->score_cp, reply->exact});
+    record.moves.push_back(
+        {reply->bestmove, used_ms, reply->score_cp, reply->exact, reply->proven});
     if (!adjudicating || position.IsGameOver()) continue;
     exact_values.push_back(reply->exact && reply->score_cp
                                ? std::optional<int>(p == 0 ? *reply->score_cp : -*reply->score_cp)

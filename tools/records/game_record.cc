@@ -45,13 +45,24 @@ absl::Status ReadOptionalPair(const Json& json, absl::string_view key, Read read
   return absl::OkStatus();
 }
 
+// A move's "proven": a string, one of the three results.
+absl::StatusOr<ProvenOutcome> ReadProven(const Json& json, absl::string_view what) {
+  absl::StatusOr<std::string> text = JsonToString(json, what);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<ProvenOutcome> proven = ParseProvenOutcome(*text);
+  if (!proven.ok())
+    return absl::InvalidArgumentError(absl::StrCat(what, ": ", proven.status().message()));
+  return proven;
+}
+
 absl::StatusOr<MoveRecord> MoveFromJson(const Json& json, absl::string_view what) {
   if (!json.is_object()) return JsonTypeError(json, what, "an object");
   MoveRecord move;
   for (const absl::Status& status : {ReadOptional(json, "move", JsonToString, &move.move),
                                      ReadOptional(json, "ms", JsonToInt64, &move.ms),
                                      ReadOptional(json, "score", JsonToInt, &move.score_cp),
-                                     ReadOptional(json, "exact", JsonToBool, &move.exact)}) {
+                                     ReadOptional(json, "exact", JsonToBool, &move.exact),
+                                     ReadOptional(json, "proven", ReadProven, &move.proven)}) {
     if (!status.ok()) return absl::InvalidArgumentError(absl::StrCat(what, ": ", status.message()));
   }
   return move;
@@ -173,6 +184,7 @@ Json GameRecord::ToJson() const {
     entry["ms"] = move.ms;
     if (move.score_cp) entry["score"] = *move.score_cp;
     entry["exact"] = move.exact;
+    if (move.proven) entry["proven"] = std::string(ProvenOutcomeText(*move.proven));
     move_list.push_back(std::move(entry));
   }
   json["moves"] = std::move(move_list);
@@ -195,9 +207,11 @@ std::string GameRecord::ToText() const {
                       reason.empty() ? "" : ": ", reason, final_scores[0], final_scores[1]);
   absl::StrAppend(&text, "  start ", start, opening.empty() ? "" : ", opening ", opening, "\n");
   for (size_t i = 0; i < moves.size(); ++i) {
-    absl::StrAppend(&text, i % 2 == 0 ? "  " : " ", moves[i].move, " (", moves[i].ms, " ms",
-                    moves[i].score_cp ? absl::StrFormat(", %+.2f", *moves[i].score_cp / 100.0) : "",
-                    moves[i].exact ? " exact" : "", ")");
+    absl::StrAppend(
+        &text, i % 2 == 0 ? "  " : " ", moves[i].move, " (", moves[i].ms, " ms",
+        moves[i].score_cp ? absl::StrFormat(", %+.2f", *moves[i].score_cp / 100.0) : "",
+        moves[i].exact ? " exact" : "",
+        moves[i].proven ? absl::StrCat(", proven ", ProvenOutcomeText(*moves[i].proven)) : "", ")");
     if (i % 2 == 1 || i + 1 == moves.size()) absl::StrAppend(&text, "\n");
   }
   return text;

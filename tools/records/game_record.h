@@ -3,10 +3,16 @@
 //   {"game":12,"round":3,"pair":6,"p1":"engine","p2":"skypiea_v5","result":"1-0",
 //    "termination":"normal","reason":"","start":"startpos","opening":"RC14 GR04",
 //    "engines":[0,1],"tc":["tc=10+0.1","tc=inf"],
-//    "moves":[{"move":"BC23","ms":120,"score":35,"exact":false},...],"final":[21,14]}
+//    "moves":[{"move":"BC23","ms":120,"score":35,"exact":false},...,
+//             {"move":"GR46","ms":310,"score":300,"exact":false,"proven":"win"},...],
+//    "final":[21,14]}
 //
 // p1 moves first. `moves` are the engines' moves after the opening; `score` is the last
-// score the mover reported (centipoints, its own view), absent if none. `termination` is
+// score the mover reported (centipoints, its own view), absent if none; `exact`: that score
+// is the exact final margin; `proven`: the mover reported a proven result with its move
+// (`info string proven win|draw|loss`, its own view), absent if it proved none. A proven
+// result that is not exact makes the score a bound: at least that margin for a win, at most
+// for a loss. `termination` is
 // normal, time, illegal, crash, stall or adjudication; `reason` says more for the others than
 // normal. An adjudicated game (-adjudicate) ends before the board is full: `final` is then
 // the scores at the end of the runner's solved best line.
@@ -26,6 +32,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "tools/common/json.h"
+#include "tools/common/proven_outcome.h"
 
 namespace divercite {
 
@@ -47,6 +54,7 @@ struct MoveRecord {
   std::int64_t ms = 0;
   std::optional<int> score_cp;
   bool exact = false;
+  std::optional<ProvenOutcome> proven;  // the mover's view
 };
 
 struct GameRecord {
