@@ -81,20 +81,18 @@ bool SolveFitsBudget(const TimeBudget& budget, int plies_left, std::int64_t elap
 
 bool ProofFitsBudget(const TimeBudget& budget, int plies_left, std::int64_t elapsed_ms,
                      std::uint64_t nodes) {
-  const std::int64_t limit = budget.SolveLimitMs();
-  if (limit <= 0) return true;
+  if (budget.hard_ms <= 0) return true;
   return TypicalMs(TypicalProofNodes(plies_left), elapsed_ms, nodes) <=
-         static_cast<double>(limit - elapsed_ms);
+         static_cast<double>(budget.hard_ms - elapsed_ms);
 }
 
 std::int64_t ProofLimitMs(const TimeBudget& budget, int plies_left, std::int64_t elapsed_ms,
                           std::uint64_t nodes) {
-  const std::int64_t limit = budget.SolveLimitMs();
-  if (limit <= 0) return 0;
+  if (budget.hard_ms <= 0) return 0;
   const double patience =
       kProofPatience * TypicalMs(TypicalProofNodes(plies_left), elapsed_ms, nodes);
   const std::int64_t until = elapsed_ms + static_cast<std::int64_t>(patience);
-  return std::min(limit, std::max(budget.hard_ms, until));
+  return std::min(budget.hard_ms, std::max(budget.soft_ms, until));
 }
 
 double TimeFactors::BestMoveStability(int iterations_since_change) {

@@ -87,14 +87,17 @@ double TypicalProofNodes(int plies_left);
 // exact value (NOTES.md, "Issue 23").
 inline constexpr double kProofPatience = 4.0;
 
-// Whether a proof of a win from `plies_left` typically ends within the budget's solve limit
-// at the speed seen so far (as SolveFitsBudget).
+// Whether a proof of a win from `plies_left` typically ends within the move's hard limit at
+// the speed seen so far. Not the exact solve's limit (half the clock): a proof that fails
+// (the position is not won) must not take the time the exact value needs a few moves later
+// (NOTES.md, "Issue 23: the proof in play").
 bool ProofFitsBudget(const TimeBudget& budget, int plies_left, std::int64_t elapsed_ms,
                      std::uint64_t nodes);
 
 // When a proof started after `elapsed_ms` is abandoned: at kProofPatience times its typical
-// cost at the speed seen so far, but not before the move's hard limit and never past the
-// solve's. 0 = no limit.
+// cost at the speed seen so far, not before the move's soft budget (the iterations would
+// have used it) and never past its hard limit, so that a failed proof costs what a move
+// without one may cost. 0 = no limit.
 std::int64_t ProofLimitMs(const TimeBudget& budget, int plies_left, std::int64_t elapsed_ms,
                           std::uint64_t nodes);
 

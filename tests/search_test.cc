@@ -321,20 +321,21 @@ TEST(TimeManagementTest, AttemptsOnlySolvesThatTypicallyEndInTime) {
 }
 
 TEST(TimeManagementTest, AttemptsWinProofsFartherOutAndAbandonsThemInTime) {
-  // The course clock at ply 20, ~195 s to the solve's limit at 8 M nodes/s: a win's proof
+  // The course clock at ply 20, 115 s to the move's hard limit at 8 M nodes/s: a win's proof
   // from 20 plies fits where the exact value does not.
   const TimeBudget course{60000, 120000, 200000};
   EXPECT_TRUE(ProofFitsBudget(course, 20, 5000, 40'000'000));
   EXPECT_FALSE(SolveFitsBudget(course, 20, 5000, 40'000'000));
   EXPECT_LT(TypicalProofNodes(18), TypicalSolveNodes(18) / 5);
-  // Abandoned at kProofPatience times its typical cost, never before the move's hard limit
-  // and never past the solve's.
+  // Abandoned at kProofPatience times its typical cost, not before the soft budget and
+  // never past the move's hard limit.
   const std::int64_t limit = ProofLimitMs(course, 20, 5000, 40'000'000);
-  EXPECT_GE(limit, course.hard_ms);
-  EXPECT_LE(limit, course.solve_hard_ms);
   const double typical_ms = TypicalProofNodes(20) / 8000.0;
-  EXPECT_NEAR(limit, std::min(200000.0, std::max(120000.0, 5000 + kProofPatience * typical_ms)), 1);
-  const TimeBudget fast{400, 1200, 1200};
+  EXPECT_NEAR(limit, std::min(120000.0, std::max(60000.0, 5000 + kProofPatience * typical_ms)), 1);
+  EXPECT_EQ(ProofLimitMs(course, 16, 5000, 40'000'000), course.soft_ms) << "cheap: soft";
+  EXPECT_EQ(ProofLimitMs(course, 22, 5000, 40'000'000), course.hard_ms) << "dear: hard";
+  // tc=10 near the end: the move's hard limit, never the exact solve's share of the clock.
+  const TimeBudget fast{400, 1200, 3000};
   EXPECT_EQ(ProofLimitMs(fast, 16, 200, 1'600'000), 1200);
   EXPECT_FALSE(ProofFitsBudget(fast, 20, 200, 1'600'000));
   EXPECT_EQ(ProofLimitMs(TimeBudget{}, 20, 0, 0), 0) << "no limit without a clock";
