@@ -82,32 +82,24 @@ try:
 finally:
     sys.path.remove(_HERE)
 
-# The framework's own latency per move, charged to our clock by the master, as measured by
-# bench/course_overhead.py (2-core machine, localhost, our player against itself, 8 games
-# per mode at 30-150 ms per move): the time charged per move beyond compute_action's wall
-# time (the framework), and beyond the engine's own search time (the framework plus the
-# player's pipe and Python time: what MoveOverhead must cover), in ms, median / max (moves
-# measured; -t human_vs_computer runs our player through the same proxy as host_game):
-#   -t local                          framework  0.2 /   2.1   total  0.8 /  31  (304)
-#   -t host_game (the host's player)  framework  0.5 /   8.7   total  1.6 /  16  (152)
-#   -t connect (the remote player)    framework 72.4 / 135.0   total 73.3 / 135  (152)
-# The worst mode is connect: the master polls for the remote's action every 0.1 s, then
-# decodes two states from JSON. 250 ms covers its worst move (135 ms) 1.85 times over, for
-# a loaded machine or a real network between the two, and keeps only 20 x 0.25 = 5 s of
-# the 900-s clock in reserve over a whole game.
+# The framework's own latency per move, which the master charges to our clock: the engine
+# keeps this much of every move for it. The worst mode is `-t connect`, where the master
+# polls for the remote's action and decodes two states from JSON; 250 ms covers its worst
+# move with room for a loaded machine or a real network, and keeps only a few seconds of the
+# 900-s clock in reserve over a game (bench/course_overhead.py measures it: figures in
+# search/NOTES.md, "The course bridge").
 DEFAULT_MOVE_OVERHEAD_MS = 250
 
-# The transposition table, in MiB, unless DIVERCITE_OPTIONS sets Hash. The course clock lets
-# the engine solve 16-18 plies from the end, and those solves need room: 16 plies before the
-# end of reference games 1 and 3, 93.3 / 93.7 M nodes with the engine's default 16 MiB,
-# 74.1 / 79.0 M with 64, 61.3 / 83.6 M with 256 (search/NOTES.md).
+# The transposition table, in MiB, unless DIVERCITE_OPTIONS sets Hash: the course clock lets
+# the engine solve 16-18 plies from the end, and those solves need more room than the
+# engine's default (search/NOTES.md, "The course bridge").
 DEFAULT_HASH_MB = 256
 
 # A move's time, in ms, against a human (DIVERCITE_PACE): the course's master sends the
 # board, the human's own last move included, only once we answer, so at the full clock a
-# human saw nothing for 18-65 s after each of the first moves (bench/gui_human_pace.py).
-# In 2 s the engine searches 10-11 plies in the middle game (7-13 M nodes) and solves exactly
-# from 14 plies before the end (reference games 0-4 at ply 26: 4 of 5; all at ply 28).
+# human waits the engine's whole think after each move. Two seconds still search the middle
+# game deeply and solve the last plies exactly (bench/gui_human_pace.py; figures in
+# search/NOTES.md, "The course bridge").
 HUMAN_PACE_MS = 2000
 
 # The existing cells of each grid row, from the lowest column up.
