@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import stat
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -86,6 +88,19 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("localhost", 0))
         return s.getsockname()[1]
+
+
+def interrupt(process: subprocess.Popen) -> None:
+    """Ends a course master still running as a student's Ctrl-C would (its shutdown sometimes
+    never ends after a game), and kills it if that does not end it within 10 s."""
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def reaped(pid: int) -> bool:

@@ -17,7 +17,6 @@ import io
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -30,7 +29,7 @@ import socketio
 from player_support import (CLEAN, COURSE_DIR, ENGINE, ENGINE_PROCESS, FAKE_ENGINE, MAIN,
                             PLAYER, SOURCE_DIR, GameStateDivercite, PlayerDivercite,
                             divercite_engine_process, divercite_player, environment, free_port,
-                            initial_state, legal_names, move_name, write_script)
+                            initial_state, interrupt, legal_names, move_name, write_script)
 from seahorse.player.proxies import InteractivePlayerProxy  # the course's human player
 
 HUMAN_PACE_S = divercite_player.HUMAN_PACE_MS / 1000
@@ -305,12 +304,7 @@ class HumanAtTheGuiTest(unittest.TestCase):
             timings, refused = asyncio.run(self.play_as_the_page(port, master, log_path))
             log = log_path.read_text()  # the game so far; a human would close the window
         finally:
-            master.send_signal(signal.SIGINT)
-            try:
-                master.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                master.kill()
-                master.wait()
+            interrupt(master)
         self.assertTrue(refused, "an illegal click was not refused")
         for shown, answered in timings:
             self.assertLess(shown, HUMAN_PACE_S + PACE_MARGIN_S, (timings, log[-3000:]))
