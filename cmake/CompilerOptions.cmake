@@ -17,8 +17,16 @@ set(_divercite_arch_levels native x86-64-v4 x86-64-v3 x86-64-v2 x86-64)
 set(DIVERCITE_ARCH native CACHE STRING
     "Instruction-set level: native, x86-64-v4 (AVX-512), x86-64-v3 (AVX2, BMI2), x86-64-v2 (SSE4.2, POPCNT), x86-64")
 set_property(CACHE DIVERCITE_ARCH PROPERTY STRINGS ${_divercite_arch_levels})
-if(DEFINED DIVERCITE_NATIVE AND NOT DIVERCITE_NATIVE)
-  set(DIVERCITE_ARCH x86-64 CACHE STRING "Instruction-set level" FORCE)
+if(DEFINED DIVERCITE_NATIVE)
+  if(NOT DIVERCITE_NATIVE)
+    if(NOT DIVERCITE_ARCH MATCHES "^(native|x86-64)$")
+      message(FATAL_ERROR "DIVERCITE_NATIVE=OFF means DIVERCITE_ARCH=x86-64, but DIVERCITE_ARCH "
+        "is ${DIVERCITE_ARCH}: give DIVERCITE_ARCH alone")
+    endif()
+    set(DIVERCITE_ARCH x86-64 CACHE STRING "Instruction-set level" FORCE)
+  endif()
+  # Read once: a later -DDIVERCITE_ARCH=... is then not overridden by a remembered synonym.
+  unset(DIVERCITE_NATIVE CACHE)
 endif()
 if(NOT DIVERCITE_ARCH IN_LIST _divercite_arch_levels)
   message(FATAL_ERROR "DIVERCITE_ARCH='${DIVERCITE_ARCH}' is not a level we build; "

@@ -5,7 +5,8 @@
 #   Debian's Clang at x86-64-v2 (a cluster's oldest nodes), engine and tools;
 #   GCC at x86-64-v2, the engine alone.
 # Compiling for AVX-512 needs no AVX-512 CPU; nothing built here runs but the x86-64-v2
-# engines, whose code must then hold no AVX instruction (objdump).
+# engines, whose code must hold no AVX instruction (objdump) and whose bench must print the
+# search's signature.
 # Trees: build-levels/<compiler>-<level>/. Tests are left out: the native trees run them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +27,18 @@ check_no_avx() {
   echo "check-levels: $binary: no AVX instruction"
 }
 
+# The search uses no floating point: an engine of any level must search the same tree.
+signature=$(sed -n "s/.*kBenchSignature = \([0-9']*\);.*/\1/p" search/bench.h | tr -d "'")
+check_bench_signature() {
+  local binary=$1 nodes
+  nodes=$("$binary" bench | sed -n 's/^Nodes searched: //p')
+  if [ "$nodes" != "$signature" ]; then
+    echo "check-levels: $binary bench: $nodes nodes, the signature is $signature" >&2
+    exit 1
+  fi
+  echo "check-levels: $binary: bench $nodes nodes, the signature"
+}
+
 # configure_and_build COMPILER LEVEL TARGET...: a Release tree with -Werror.
 configure_and_build() {
   local compiler=$1 level=$2 tree="build-levels/$1-$2"
@@ -41,6 +54,8 @@ start=$SECONDS
 configure_and_build g++ x86-64-v4 all
 configure_and_build clang++ x86-64-v2 all
 check_no_avx build-levels/clang++-x86-64-v2/bin/divercite
+check_bench_signature build-levels/clang++-x86-64-v2/bin/divercite
 configure_and_build g++ x86-64-v2 divercite
 check_no_avx build-levels/g++-x86-64-v2/bin/divercite
+check_bench_signature build-levels/g++-x86-64-v2/bin/divercite
 echo "check-levels: every level built without a warning in $((SECONDS - start)) s"

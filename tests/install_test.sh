@@ -8,8 +8,9 @@
 #   - P/bin/divercite bench prints the search's signature;
 #   - P/bin/divercite-match plays two games of P/bin/divercite against its random agent;
 #   - the course's own framework (COURSE_DIR, run by PYTHON) plays a game between
-#     P/share/divercite/seahorse/divercite_player.py, which must find P/bin/divercite by
-#     itself, and the course's random player;
+#     P/share/divercite/seahorse/divercite_player.py (with its sibling
+#     divercite_engine_process.py), which must find P/bin/divercite by itself, and the
+#     course's random player;
 #   - P/bin/divercite-match plays a course agent through P/share/divercite/seahorse/
 #     course_engine.py.
 set -euo pipefail
@@ -39,7 +40,8 @@ log "cmake --install $build --prefix $prefix"
   fail "cmake --install"
 }
 for file in bin/divercite bin/divercite-perft bin/divercite-match bin/divercite-analyze \
-  share/divercite/seahorse/divercite_player.py share/divercite/seahorse/course_engine.py \
+  share/divercite/seahorse/divercite_player.py \
+  share/divercite/seahorse/divercite_engine_process.py share/divercite/seahorse/course_engine.py \
   share/divercite/plot_tournament.py share/divercite/slurm/submit.sh; do
   [ -e "$prefix/$file" ] || fail "$file is not installed"
 done

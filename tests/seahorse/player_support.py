@@ -1,5 +1,6 @@
-"""What the course-player tests share: paths, the course's code on sys.path, the module
-under test, course states, process checks and a protocol engine that misbehaves on demand.
+"""What the course-player tests share: paths, the course's code on sys.path, the modules
+under test (the player and its engine process), course states, process checks and a
+protocol engine that misbehaves on demand.
 
 Environment (ctest sets them; the defaults suit a checkout beside ../shared):
 DIVERCITE_ENGINE (default <repo>/build/bin/divercite), DIVERCITE_COURSE_DIR (default
@@ -11,8 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import stat
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -21,6 +24,8 @@ SOURCE_DIR = Path(os.environ.get("DIVERCITE_SOURCE_DIR") or Path(__file__).resol
 ENGINE = Path(os.environ.get("DIVERCITE_ENGINE") or SOURCE_DIR / "build" / "bin" / "divercite")
 COURSE_DIR = Path(os.environ.get("DIVERCITE_COURSE_DIR") or SOURCE_DIR.parent / "shared" / "course")
 PLAYER = SOURCE_DIR / "tools" / "seahorse" / "divercite_player.py"
+# The player's sibling module (the engine process): a copy of the player needs it beside it.
+ENGINE_PROCESS = PLAYER.parent / "divercite_engine_process.py"
 MAIN = COURSE_DIR / "divercite" / "main_divercite.py"
 GREEDY = COURSE_DIR / "divercite" / "greedy_player_divercite.py"
 RANDOM = COURSE_DIR / "divercite" / "random_player_divercite.py"
@@ -32,7 +37,8 @@ from board_divercite import BoardDivercite  # noqa: E402  (the course's code)
 from game_state_divercite import GameStateDivercite  # noqa: E402
 from player_divercite import PlayerDivercite  # noqa: E402,F401  (for the tests)
 
-import divercite_player  # noqa: E402,F401  (the module under test)
+import divercite_engine_process  # noqa: E402,F401  (the modules under test)
+import divercite_player  # noqa: E402,F401
 
 
 @contextlib.contextmanager
@@ -82,6 +88,19 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("localhost", 0))
         return s.getsockname()[1]
+
+
+def interrupt(process: subprocess.Popen) -> None:
+    """Ends a course master still running as a student's Ctrl-C would (its shutdown sometimes
+    never ends after a game), and kills it if that does not end it within 10 s."""
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def reaped(pid: int) -> bool:

@@ -16,7 +16,6 @@ import json
 import os
 import random
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -29,7 +28,7 @@ from pathlib import Path
 from player_support import (CLEAN, COURSE_DIR, ENGINE, FAKE_ENGINE, GREEDY, MAIN, PLAYER,
                             RANDOM, GameStateDivercite, PlayerDivercite,
                             children_named, divercite_player, environment, free_port,
-                            initial_state, legal_names, move_name, reaped, write_script)
+                            initial_state, interrupt, legal_names, move_name, reaped, write_script)
 
 # Per move in the framework games (the engine searches all of it).
 GAME_MOVETIME_MS = 100
@@ -279,13 +278,7 @@ class FrameworkGameTest(unittest.TestCase):
                       f"({', '.join(hung)}); interrupted it", file=sys.stderr)
         finally:
             for process in processes.values():
-                if process.poll() is None:
-                    process.send_signal(signal.SIGINT)
-                    try:
-                        process.wait(timeout=10)
-                    except subprocess.TimeoutExpired:
-                        process.kill()
-                        process.wait()
+                interrupt(process)
         return texts["master"], texts.get("remote", texts["master"])
 
     def wait_for_port(self, port: int, process: subprocess.Popen, log: Path) -> None:

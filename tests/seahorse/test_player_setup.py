@@ -17,7 +17,6 @@ import io
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -27,9 +26,10 @@ from pathlib import Path
 
 import socketio
 
-from player_support import (CLEAN, COURSE_DIR, ENGINE, FAKE_ENGINE, MAIN, PLAYER, SOURCE_DIR,
-                            GameStateDivercite, PlayerDivercite, divercite_player, environment,
-                            free_port, initial_state, legal_names, move_name, write_script)
+from player_support import (CLEAN, COURSE_DIR, ENGINE, ENGINE_PROCESS, FAKE_ENGINE, MAIN,
+                            PLAYER, SOURCE_DIR, GameStateDivercite, PlayerDivercite,
+                            divercite_engine_process, divercite_player, environment, free_port,
+                            initial_state, interrupt, legal_names, move_name, write_script)
 from seahorse.player.proxies import InteractivePlayerProxy  # the course's human player
 
 HUMAN_PACE_S = divercite_player.HUMAN_PACE_MS / 1000
@@ -49,11 +49,12 @@ class EngineDiscoveryTest(unittest.TestCase):
     """DIVERCITE_ENGINE first, then a checkout's build, then an installed copy's bin/."""
 
     def run_installed_copy(self, prefix: Path) -> subprocess.CompletedProcess:
-        """Starts a player from a copy of the module installed in `prefix` as
-        `cmake --install build --prefix P` lays it out, without DIVERCITE_ENGINE."""
+        """Starts a player from a copy of its two modules installed in `prefix` as
+        `cmake --install build --prefix P` lays them out, without DIVERCITE_ENGINE."""
         folder = prefix / "share" / "divercite" / "seahorse"
         folder.mkdir(parents=True)
         shutil.copy(PLAYER, folder)
+        shutil.copy(ENGINE_PROCESS, folder)
         script = (f"import sys; sys.path[:0] = {[str(COURSE_DIR / 'divercite'), str(folder)]!r}\n"
                   "import divercite_player\n"
                   "player = divercite_player.MyPlayer('W')\n"
@@ -66,7 +67,7 @@ class EngineDiscoveryTest(unittest.TestCase):
                               env=env, timeout=60)
 
     def test_a_checkout_looks_in_its_build_tree_first(self):
-        places = [path for path, _ in divercite_player._engine_places()]
+        places = [path for path, _ in divercite_engine_process._engine_places()]
         self.assertEqual(places[0], SOURCE_DIR.resolve() / "build" / "bin" / "divercite")
 
     def test_an_installed_copy_plays_with_the_installed_engine(self):
@@ -97,6 +98,30 @@ class EngineDiscoveryTest(unittest.TestCase):
                       "(DIVERCITE_ENGINE)", message)
         self.assertIn("scripts/build.sh", message)
         self.assertIn("set DIVERCITE_ENGINE", message)
+
+
+class ModuleLayoutTest(unittest.TestCase):
+    """The player imports its sibling module however it is loaded."""
+
+    def test_the_player_loaded_by_path_finds_its_sibling_and_leaves_sys_path(self):
+        # importlib by path, the player's folder nowhere on sys.path (the course's
+        # main_divercite.py appends it; other loaders may not).
+        script = (f"import importlib.util, sys\n"
+                  f"sys.path[:0] = {[str(COURSE_DIR / 'divercite')]!r}\n"
+                  f"before = list(sys.path)\n"
+                  f"spec = importlib.util.spec_from_file_location('player', {str(PLAYER)!r})\n"
+                  f"player = importlib.util.module_from_spec(spec)\n"
+                  f"spec.loader.exec_module(player)\n"
+                  f"print(sys.modules['divercite_engine_process'].__file__)\n"
+                  f"print(sys.path == before)\n"
+                  f"print(player.find_engine())\n")
+        with environment(**CLEAN):
+            result = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                                    text=True, timeout=60, cwd=tempfile.gettempdir(),
+                                    env=dict(os.environ, PYTHONPATH=str(COURSE_DIR / "seahorse")))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout.split(), [str(ENGINE_PROCESS.resolve()), "True",
+                                                 str(ENGINE)])
 
 
 class WithFakeEngines(unittest.TestCase):
@@ -279,12 +304,7 @@ class HumanAtTheGuiTest(unittest.TestCase):
             timings, refused = asyncio.run(self.play_as_the_page(port, master, log_path))
             log = log_path.read_text()  # the game so far; a human would close the window
         finally:
-            master.send_signal(signal.SIGINT)
-            try:
-                master.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                master.kill()
-                master.wait()
+            interrupt(master)
         self.assertTrue(refused, "an illegal click was not refused")
         for shown, answered in timings:
             self.assertLess(shown, HUMAN_PACE_S + PACE_MARGIN_S, (timings, log[-3000:]))

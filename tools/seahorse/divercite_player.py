@@ -8,7 +8,8 @@ Name this file on the course's command line, from the course's ``divercite/`` fo
     python3 main_divercite.py -t connect -a <the host's ip> path/to/divercite_player.py
 
 Each ``MyPlayer`` starts one ``divercite`` engine process and speaks its UCI-style protocol
-(``uci``, ``setoption``, ``isready``, ``position fen``, ``go``, ``stop``, ``quit``). Every
+(``uci``, ``setoption``, ``isready``, ``position fen``, ``go``, ``stop``, ``quit``) through
+the sibling module ``divercite_engine_process.py``, which must stay beside this file. Every
 move, the position string is built from the course state's board and side to move (exact:
 the score is a function of the board), the engine is asked ``go wtime <ms> btime <ms>`` with
 the clock the master gives us (the same for the opponent's, which the course does not give),
@@ -48,105 +49,66 @@ The master serialises each player after every move with ``to_json``, which takes
 attribute whose name does not start with ``_``: the only public ones are ``name``, ``id``
 and ``piece_type``.
 
-Standard library only, plus the course's own code (``player_divercite``, ``seahorse``).
+Offers ``MyPlayer``, ``position_string(state)`` (the engine's position string of a course
+state), ``human_opponent(state)``, ``DEFAULT_MOVE_OVERHEAD_MS``, ``DEFAULT_HASH_MB``,
+``HUMAN_PACE_MS``, and, from the sibling module, ``find_engine()`` and
+``DiverciteEngineError``.
+
+Standard library only, plus the sibling module and the course's own code
+(``player_divercite``, ``seahorse``).
 """
 
 from __future__ import annotations
 
-import collections
 import os
-import queue
-import re
-import shutil
-import subprocess
 import sys
-import threading
 import time
-import weakref
 from pathlib import Path
 
 from player_divercite import PlayerDivercite
 
-# The framework's own latency per move, charged to our clock by the master, as measured by
-# bench/course_overhead.py (2-core machine, localhost, our player against itself, 8 games
-# per mode at 30-150 ms per move): the time charged per move beyond compute_action's wall
-# time (the framework), and beyond the engine's own search time (the framework plus this
-# module's pipe and Python time: what MoveOverhead must cover), in ms, median / max (moves
-# measured; -t human_vs_computer runs our player through the same proxy as host_game):
-#   -t local                          framework  0.2 /   2.1   total  0.8 /  31  (304)
-#   -t host_game (the host's player)  framework  0.5 /   8.7   total  1.6 /  16  (152)
-#   -t connect (the remote player)    framework 72.4 / 135.0   total 73.3 / 135  (152)
-# The worst mode is connect: the master polls for the remote's action every 0.1 s, then
-# decodes two states from JSON. 250 ms covers its worst move (135 ms) 1.85 times over, for
-# a loaded machine or a real network between the two, and keeps only 20 x 0.25 = 5 s of
-# the 900-s clock in reserve over a whole game.
+# The engine process is the sibling module divercite_engine_process.py. The course's
+# main_divercite.py appends this file's folder to sys.path before importing this file, but a
+# player loaded another way (importlib by path, a copy run from elsewhere) may not have it
+# there. The folder goes first for this import only, so that the sibling found is this
+# folder's, then sys.path is left as it was, so that no module here shadows the course's.
+_HERE = str(Path(__file__).resolve().parent)
+sys.path.insert(0, _HERE)
+try:
+    # DiverciteEngineError and find_engine are also this module's public names.
+    from divercite_engine_process import (STARTUP_TIMEOUT_S, DiverciteEngineError, Engine,
+                                          EngineExited, EngineTimeout, find_engine,
+                                          parse_options)
+finally:
+    sys.path.remove(_HERE)
+
+# The framework's own latency per move, which the master charges to our clock: the engine
+# keeps this much of every move for it. The worst mode is `-t connect`, where the master
+# polls for the remote's action and decodes two states from JSON; 250 ms covers its worst
+# move with room for a loaded machine or a real network, and keeps only a few seconds of the
+# 900-s clock in reserve over a game (bench/course_overhead.py measures it: figures in
+# search/NOTES.md, "The course bridge").
 DEFAULT_MOVE_OVERHEAD_MS = 250
 
-# The transposition table, in MiB, unless DIVERCITE_OPTIONS sets Hash. The course clock lets
-# the engine solve 16-18 plies from the end, and those solves need room: 16 plies before the
-# end of reference games 1 and 3, 93.3 / 93.7 M nodes with the engine's default 16 MiB,
-# 74.1 / 79.0 M with 64, 61.3 / 83.6 M with 256 (search/NOTES.md).
+# The transposition table, in MiB, unless DIVERCITE_OPTIONS sets Hash: the course clock lets
+# the engine solve 16-18 plies from the end, and those solves need more room than the
+# engine's default (search/NOTES.md, "The course bridge").
 DEFAULT_HASH_MB = 256
 
 # A move's time, in ms, against a human (DIVERCITE_PACE): the course's master sends the
 # board, the human's own last move included, only once we answer, so at the full clock a
-# human saw nothing for 18-65 s after each of the first moves (bench/gui_human_pace.py).
-# In 2 s the engine searches 10-11 plies in the middle game (7-13 M nodes) and solves exactly
-# from 14 plies before the end (reference games 0-4 at ply 26: 4 of 5; all at ply 28).
+# human waits the engine's whole think after each move. Two seconds still search the middle
+# game deeply and solve the last plies exactly (bench/gui_human_pace.py; figures in
+# search/NOTES.md, "The course bridge").
 HUMAN_PACE_MS = 2000
-
-# How long the engine may take to start (answer `uci` and `isready`).
-_STARTUP_TIMEOUT_S = 20.0
 
 # The existing cells of each grid row, from the lowest column up.
 _ROW_COLUMNS = [range(abs(i - 4), 9 - abs(i - 4)) for i in range(9)]
 _TOTAL_PLIES = 40
-_ERROR = "info string error:"  # how the engine answers a command it cannot carry out
-_HERE = Path(__file__).resolve().parent
-
-
-class DiverciteEngineError(RuntimeError):
-    """The engine is missing, does not start, rejects an option, or died."""
-
-
-class _EngineExited(Exception):
-    pass
-
-
-class _EngineTimeout(Exception):
-    pass
 
 
 def _log(message: str) -> None:
     print(f"divercite_player: {message}", file=sys.stderr, flush=True)
-
-
-def _engine_places() -> list[tuple[Path, str]]:
-    """Where the engine is looked for without DIVERCITE_ENGINE, in order, with what each is:
-    this file in a checkout (<repo>/tools/seahorse/) or in an installed copy
-    (P/share/divercite/seahorse/, from `cmake --install build --prefix P`)."""
-    return [(_HERE.parent.parent / "build" / "bin" / "divercite",
-             "a checkout's build, made by scripts/build.sh"),
-            (_HERE.parent.parent.parent / "bin" / "divercite",
-             "an installed copy, made by cmake --install build --prefix P")]
-
-
-def find_engine() -> str:
-    """The engine binary: DIVERCITE_ENGINE, else the first of _engine_places() that exists,
-    else `divercite` on PATH; DiverciteEngineError naming the places tried if none does."""
-    explicit = os.environ.get("DIVERCITE_ENGINE")
-    if explicit:
-        return explicit  # _Engine says so if it is missing
-    for path, _ in _engine_places():
-        if path.is_file() and os.access(path, os.X_OK):
-            return str(path)
-    on_path = shutil.which("divercite")
-    if on_path:
-        return on_path
-    tried = "; ".join(f"{path} ({what})" for path, what in _engine_places())
-    raise DiverciteEngineError(
-        f"divercite engine not found: tried {tried}; and divercite on PATH. Build it with "
-        f"scripts/build.sh in the project's checkout, or set DIVERCITE_ENGINE to its path")
 
 
 def position_string(state) -> str:
@@ -191,267 +153,6 @@ def human_opponent(state) -> bool:
         return False
 
 
-def _parse_options(text: str) -> list[tuple[str, str]]:
-    options = []
-    for entry in text.split(","):
-        if not entry.strip():
-            continue
-        name, sep, value = entry.partition("=")
-        if not sep or not name.strip() or not value.strip():
-            raise DiverciteEngineError(
-                f"DIVERCITE_OPTIONS entry {entry.strip()!r} is not Name=Value "
-                f"(e.g. DIVERCITE_OPTIONS=Hash=256,Threads=2,Agent=skypiea_v5)")
-        options.append((name.strip(), value.strip()))
-    return options
-
-
-def _parse_option_line(line: str) -> tuple[str, dict]:
-    """An engine's `option name N type T [default D] [min A] [max B] [var V]...` line as
-    (N in lower case, {"name": N, "type": T, "default": D, "min": A, "max": B, "var": [V]})."""
-    fields, choices, key = {"name": []}, [], "name"
-    for word in line.split()[2:]:
-        if word in ("type", "default", "min", "max", "var"):
-            key = word
-            if key == "var":
-                choices.append([])
-            else:
-                fields[key] = []
-        elif key == "var":
-            choices[-1].append(word)
-        else:
-            fields[key].append(word)
-    spec = {key: " ".join(words) for key, words in fields.items()}
-    spec["var"] = [" ".join(words) for words in choices]
-    return spec["name"].lower(), spec
-
-
-def _option_problem(name: str, value: str, advertised: dict) -> str | None:
-    """Why the engine whose options are `advertised` would not take `name`=`value`, or None.
-    Names are matched as the protocol does, whatever their case; values exactly."""
-    spec = advertised.get(name.lower())
-    if spec is None:
-        names = ", ".join(sorted(option["name"] for option in advertised.values()))
-        return f"the engine has no option named {name} (it has: {names or 'none'})"
-    kind, label = spec.get("type"), spec["name"]
-    if kind == "spin":
-        low, high = spec.get("min", ""), spec.get("max", "")
-        if not re.fullmatch(r"[+-]?\d+", value):
-            return f"not a number: {label} is a whole number from {low} to {high}"
-        if re.fullmatch(r"-?\d+", low) and re.fullmatch(r"-?\d+", high) and \
-                not int(low) <= int(value) <= int(high):
-            return f"out of range: {label} is a whole number from {low} to {high}"
-    elif kind == "check" and value not in ("true", "false"):
-        return f"{label} is true or false"
-    elif kind == "combo" and value not in spec["var"]:
-        return f"{label} is one of {', '.join(spec['var'])}"
-    return None
-
-
-def _read_lines(pipe, sink) -> None:
-    """Reader thread: every line of `pipe` into `sink` (a queue or a deque), then None."""
-    try:
-        for line in iter(pipe.readline, ""):
-            line = line.rstrip("\r\n")
-            if isinstance(sink, queue.Queue):
-                sink.put(line)
-            else:
-                sink.append(line)
-    except (OSError, ValueError):
-        pass
-    finally:
-        if isinstance(sink, queue.Queue):
-            sink.put(None)
-        try:
-            pipe.close()
-        except OSError:
-            pass
-
-
-def _shut_down(process: subprocess.Popen) -> None:
-    """Closes an engine: quit, then kill if it lingers, then reap. Never raises."""
-    try:
-        if process.poll() is None:
-            try:
-                process.stdin.write("stop\nquit\n")
-                process.stdin.flush()
-            except (OSError, ValueError):
-                pass
-            try:
-                process.wait(timeout=1.0)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        try:
-            process.stdin.close()
-        except (OSError, ValueError):
-            pass
-        process.wait()
-    except Exception:  # at interpreter exit, be quiet whatever happens
-        pass
-
-
-class _Engine:
-    """One engine process, its reader threads and its line queue."""
-
-    def __init__(self, path: str, options: list[tuple[str, str]],
-                 startup_timeout: float = _STARTUP_TIMEOUT_S) -> None:
-        self.path = path
-        if not os.path.isfile(path) or not os.access(path, os.X_OK):
-            raise DiverciteEngineError(
-                f"divercite engine not found at {path} (DIVERCITE_ENGINE): build it with "
-                f"scripts/build.sh in the project's checkout, or set DIVERCITE_ENGINE to its "
-                f"path")
-        try:
-            self.process = subprocess.Popen(
-                [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, encoding="utf-8", errors="replace", bufsize=1, close_fds=True)
-        except OSError as error:
-            raise DiverciteEngineError(
-                f"cannot start the divercite engine at {path} ({error}): build it with "
-                f"scripts/build.sh, or set DIVERCITE_ENGINE to its path") from error
-        self.pid = self.process.pid
-        # The finalizer holds the process, never the engine or the player: it runs when
-        # the engine is dropped, when close() is called, and at interpreter exit.
-        self._finalizer = weakref.finalize(self, _shut_down, self.process)
-        self.lines: queue.Queue = queue.Queue()
-        self.stderr_tail: collections.deque = collections.deque(maxlen=20)
-        for pipe, sink, role in ((self.process.stdout, self.lines, "stdout"),
-                                 (self.process.stderr, self.stderr_tail, "stderr")):
-            threading.Thread(target=_read_lines, args=(pipe, sink), daemon=True,
-                             name=f"divercite-{role}-{self.pid}").start()
-        try:
-            self._handshake(options, startup_timeout)
-        except BaseException:
-            self.close()
-            raise
-
-    # -- low level ------------------------------------------------------------------------
-
-    def send(self, line: str) -> None:
-        try:
-            self.process.stdin.write(line + "\n")
-            self.process.stdin.flush()
-        except (OSError, ValueError) as error:
-            raise _EngineExited() from error
-
-    def read(self, deadline: float) -> str:
-        """The next line, or _EngineTimeout at `deadline` (monotonic), or _EngineExited."""
-        timeout = deadline - time.monotonic()
-        try:
-            line = self.lines.get(timeout=max(0.0, timeout)) if timeout > 0 else \
-                self.lines.get_nowait()
-        except queue.Empty:
-            raise _EngineTimeout() from None
-        if line is None:
-            self.lines.put(None)  # stays at end of input
-            raise _EngineExited()
-        return line
-
-    def exit_description(self, wait: float = 2.0) -> str:
-        try:
-            code = self.process.wait(timeout=max(0.0, wait))
-        except subprocess.TimeoutExpired:
-            code = None
-        text = f"the divercite engine at {self.path} exited (code {code})" if code is not None \
-            else f"the divercite engine at {self.path} closed its output"
-        time.sleep(0.05)  # let the stderr reader catch the last lines
-        tail = " | ".join(line for line in list(self.stderr_tail) if line.strip())
-        return text + (f"; its last stderr lines: {tail}" if tail else "")
-
-    def alive(self) -> bool:
-        return self.process.poll() is None
-
-    def close(self) -> None:
-        self._finalizer()
-
-    def kill(self) -> None:
-        try:
-            self.process.kill()
-        except OSError:
-            pass
-        self.close()
-
-    # -- protocol -------------------------------------------------------------------------
-
-    def _expect(self, commands: list[str], answer: str, timeout: float) -> list[str]:
-        """Sends `commands`, reads up to the line `answer`; returns the lines before it."""
-        deadline = time.monotonic() + timeout
-        lines = []
-        command = " / ".join(commands)
-        try:
-            for line in commands:
-                self.send(line)
-            while True:
-                line = self.read(deadline)
-                if line.strip() == answer:
-                    return lines
-                lines.append(line)
-        except _EngineExited:
-            raise DiverciteEngineError(
-                f"{self.exit_description()} before answering '{command}': check that "
-                f"{self.path} is the divercite engine (build it with scripts/build.sh, or "
-                f"set DIVERCITE_ENGINE to its path)") from None
-        except _EngineTimeout:
-            raise DiverciteEngineError(
-                f"the divercite engine at {self.path} did not answer '{command}' with "
-                f"'{answer}' within {timeout:.1f} s: is DIVERCITE_ENGINE the divercite "
-                f"engine?") from None
-
-    def _handshake(self, options: list[tuple[str, str, str]], timeout: float) -> None:
-        """`uci`, then each (name, value, where it comes from) checked against the engine's
-        `option` lines, all of them before any is sent, then sent and checked again against
-        the engine's `info string error` answers."""
-        advertised = dict(_parse_option_line(line)
-                          for line in self._expect(["uci"], "uciok", timeout)
-                          if line.startswith("option name "))
-        problems = [f"{name}={value} (from {source}): {why}" for name, value, source in options
-                    if (why := _option_problem(name, value, advertised))]
-        if problems:
-            raise DiverciteEngineError(
-                f"the divercite engine at {self.path} does not take these options: "
-                + "; ".join(problems))
-        for name, value, source in options:
-            errors = [line[len(_ERROR):].strip()
-                      for line in self._expect([f"setoption name {name} value {value}",
-                                                "isready"], "readyok", timeout)
-                      if line.startswith(_ERROR)]
-            if errors:
-                raise DiverciteEngineError(
-                    f"the divercite engine at {self.path} rejected the option {name}={value} "
-                    f"(from {source}): {'; '.join(errors)}")
-        self._expect(["isready"], "readyok", timeout)
-
-    def think(self, position: str, go: str, stop_at: float, give_up_at: float):
-        """Searches `position`; returns (move, engine ms, depth). Sends `stop` at `stop_at`;
-        raises _EngineTimeout at `give_up_at`, _EngineExited if the engine dies, or
-        DiverciteEngineError if it answers an error."""
-        self.send(f"position fen {position}")
-        self.send(go)
-        engine_ms, depth, stopped = None, None, False
-        while True:
-            try:
-                line = self.read(give_up_at if stopped else stop_at)
-            except _EngineTimeout:
-                if stopped:
-                    raise
-                self.send("stop")
-                stopped = True
-                continue
-            if line.startswith("bestmove"):
-                parts = line.split()
-                return (parts[1] if len(parts) > 1 else ""), engine_ms, depth
-            if line.startswith(_ERROR):
-                raise DiverciteEngineError(
-                    f"the divercite engine answered '{line}' to 'position fen {position}' "
-                    f"/ '{go}'")
-            if line.startswith("info "):
-                words = line.split()
-                for key, value in zip(words, words[1:]):
-                    if key == "time" and value.isdigit():
-                        engine_ms = int(value)
-                    elif key == "depth" and value.isdigit():
-                        depth = int(value)
-
-
 class MyPlayer(PlayerDivercite):
     """The divercite engine as a course player (see the module's docstring)."""
 
@@ -459,7 +160,7 @@ class MyPlayer(PlayerDivercite):
         super().__init__(piece_type, name, *args, **kwargs)
         self._engine_path = find_engine()
         options = [(name, value, "DIVERCITE_OPTIONS")
-                   for name, value in _parse_options(os.environ.get("DIVERCITE_OPTIONS", ""))]
+                   for name, value in parse_options(os.environ.get("DIVERCITE_OPTIONS", ""))]
         for name, value in (("MoveOverhead", DEFAULT_MOVE_OVERHEAD_MS),
                             ("Hash", DEFAULT_HASH_MB)):
             if not any(given.lower() == name.lower() for given, _, _ in options):
@@ -478,7 +179,7 @@ class MyPlayer(PlayerDivercite):
                 f"against a human at the course's GUI, else clock; the default)")
         self._told_pace = False
         self._log_moves = os.environ.get("DIVERCITE_PLAYER_LOG", "") not in ("", "0")
-        self._engine = _Engine(self._engine_path, self._options)
+        self._engine = Engine(self._engine_path, self._options)
         # Checked by the engine at its start: a whole number from 0 up.
         overhead = [value for name, value, _ in options if name.lower() == "moveoverhead"]
         self._move_overhead_s = max(0, int(overhead[-1])) / 1000.0
@@ -540,15 +241,15 @@ class MyPlayer(PlayerDivercite):
                     _log(f"{self._engine.exit_description(0.1)}; starting it again")
                     self._engine.close()
                     self._engine = None
-                self._engine = _Engine(self._engine_path, self._options,
-                                       min(_STARTUP_TIMEOUT_S, stop_at - time.monotonic()))
+                self._engine = Engine(self._engine_path, self._options,
+                                      min(STARTUP_TIMEOUT_S, stop_at - time.monotonic()))
             move, engine_ms, depth = self._engine.think(position, go, stop_at, give_up_at)
-        except _EngineTimeout:
+        except EngineTimeout:
             problem = (f"the divercite engine did not answer within "
                        f"{give_up_at - start:.2f} s, even after 'stop': killed it (it will "
                        f"be started again for the next move)")
             self._drop_engine(kill=True)
-        except _EngineExited:
+        except EngineExited:
             wait = min(2.0, give_up_at - time.monotonic())
             problem = (f"{self._engine.exit_description(wait)} while thinking (it will be "
                        f"started again for the next move)")
