@@ -6,10 +6,13 @@
 #
 #   engine   divercite and divercite-perft: a compiler, CMake, Abseil, mimalloc
 #   tools    + the match runner, the analysis and the tuners: nlohmann-json, Eigen
-#   tests    + the tests, the micro-benchmarks, the format and Python checks, the course
-#            framework's Python packages (tests/seahorse/ runs the course's own code), and
-#            for the course's web GUI in headless Chromium: chromium, jQuery, and the page's
-#            socket.io client from the npm registry (bench/gui_page/)
+#   python   + the Python package `divercite` (python/): pybind11, Debian's Python 3 headers,
+#            pytest for its tests
+#   tests    + the Python package (the tier python), the tests, the micro-benchmarks, the
+#            format and Python checks, the course framework's Python packages
+#            (tests/seahorse/ runs the course's own code), and for the course's web GUI in
+#            headless Chromium: chromium, jQuery, and the page's socket.io client from the
+#            npm registry (bench/gui_page/)
 #   shards   the shard tests' cluster: Slurm, munge, GNU parallel
 #   plots    pictures of matches and analyses: matplotlib
 #   clang    Debian's Clang, which scripts/check-levels.sh compiles with too
@@ -18,7 +21,8 @@ set -euo pipefail
 
 engine=(cmake ninja-build g++ libabsl-dev libmimalloc-dev)
 tools=("${engine[@]}" nlohmann-json3-dev libeigen3-dev)
-tests=("${tools[@]}" libgtest-dev libbenchmark-dev clang-format flake8
+python=("${engine[@]}" python3 python3-dev pybind11-dev python3-pytest)
+tests=("${tools[@]}" "${python[@]}" libgtest-dev libbenchmark-dev clang-format flake8
   python3 python3-loguru python3-socketio python3-aiohttp python3-nest-asyncio python3-colorama
   python3-numpy chromium libjs-jquery)
 shards=(slurm-wlm munge parallel)
@@ -35,6 +39,7 @@ for tier in "${@:-all}"; do
       packages+=("${tests[@]}")
       gui_page=true
       ;;
+    python) packages+=("${python[@]}") ;;
     shards) packages+=("${shards[@]}") ;;
     plots) packages+=("${plots[@]}") ;;
     clang) packages+=("${clang[@]}") ;;
@@ -43,7 +48,7 @@ for tier in "${@:-all}"; do
       gui_page=true
       ;;
     *)
-      echo "install-deps.sh: unknown tier '$tier' (engine, tools, tests, shards, plots, clang, all)" >&2
+      echo "install-deps.sh: unknown tier '$tier' (engine, tools, python, tests, shards, plots, clang, all)" >&2
       exit 2
       ;;
   esac

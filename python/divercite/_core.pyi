@@ -1,0 +1,74 @@
+"""Type hints and the contract of divercite._core (the C++ bindings, python/src/core.cc)."""
+
+from typing import Dict, Iterable, List, Tuple
+
+__version__: str
+START_FEN: str  # "1/3/5/7/9/7/5/3/1 w"
+
+class Position:
+    """A Divercité position: the pieces on the board, the pieces each player has left, the
+    scores (the course code's, with its last-move tie-break once the board is full) and the
+    side to move. Mutable: `play` changes it, `copy` gives an independent one.
+
+    Equal positions (same pieces on the same cells) compare equal and hash alike; the hash
+    changes with every move played, so do not play a position while it is in a set or a
+    dict's key (play a copy). Positions pickle as their position string.
+    """
+
+    def __init__(self, fen: str | None = None) -> None:
+        """The start position, or the position a position string `<rows> <side>` describes.
+
+        Raises ValueError naming the problem (number of fields or rows, a row's length, an
+        unknown character, too many pieces of a kind, counts alternating moves cannot give,
+        a side to move that does not match the pieces), TypeError if `fen` is not a str.
+        """
+    @staticmethod
+    def from_moves(moves: Iterable[str]) -> Position:
+        """The position after `moves` (move strings) played from the start.
+
+        Raises ValueError `move K of N: <reason>` (K counted from 1) on the first malformed
+        or illegal move; TypeError if `moves` is one str or holds something else than str.
+        """
+    def legal_moves(self) -> List[str]:
+        """The legal moves as move strings, in the course code's order (colours R, G, B, Y;
+        for each its cities then its resources; cells by row, then column); [] once the game
+        is over."""
+    def play(self, move: str) -> None:
+        """Plays `move` for the side to move.
+
+        Raises ValueError with the reason on a malformed move ("XX99", "RC1"), a kind that
+        does not match the cell, an occupied cell, a piece the player has none left of, or a
+        finished game; TypeError if `move` is not a str. The position is then unchanged.
+        """
+    def copy(self) -> Position:
+        """An independent copy (so are copy.copy and copy.deepcopy)."""
+    @property
+    def scores(self) -> Tuple[int, int]:
+        """(first player's score, second player's score), as the course code keeps them."""
+    def is_over(self) -> bool:
+        """True once the 40 plies have been played."""
+    def result(self) -> str:
+        """"1-0" (first player wins), "0-1", "1/2-1/2", or "*" while the game goes on."""
+    def fen(self) -> str:
+        """The position string `<rows> <side>`; Position(p.fen()) == p."""
+    @property
+    def ply(self) -> int:
+        """Plies played so far (the pieces on the board), 0 to 40."""
+    @property
+    def side_to_move(self) -> str:
+        """"w" (the first player) or "b" (the second), as in position strings."""
+    def pieces_left(self) -> Dict[str, Dict[str, int]]:
+        """The pieces each player still has: {"w": {...}, "b": {...}}, each mapping the
+        course's piece names, colour then kind ("RC" red city, "RR" red resource, "GC", "GR",
+        "BC", "BR", "YC", "YR", in that order), to a count (2 cities and 3 resources of each
+        colour at the start)."""
+    def perft(self, depth: int) -> int:
+        """The number of move sequences of `depth` plies from here (sequences running past
+        the end of the game count 0), walked in C++ without the GIL. ValueError if negative."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __repr__(self) -> str:
+        """Position('<position string>')."""
+    def __str__(self) -> str:
+        """A text picture of the board (cities in brackets, the first player's pieces in
+        upper case), the side to move and the pieces left."""
