@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # An installed copy works outside the checkout:
 #
-#   tests/install_test.sh CMAKE BUILD_DIR COURSE_DIR PYTHON
+#   tests/install_test.sh CMAKE BUILD_DIR COURSE_DIR PYTHON [PACKAGE_DIR]
 #
 # installs BUILD_DIR into a temporary prefix P (`cmake --install`), then, from a folder that
 # is neither the checkout nor the build tree, with nothing pointing at either:
@@ -12,13 +12,16 @@
 #     divercite_engine_process.py), which must find P/bin/divercite by itself, and the
 #     course's random player;
 #   - P/bin/divercite-match plays a course agent through P/share/divercite/seahorse/
-#     course_engine.py.
+#     course_engine.py;
+#   - unless PACKAGE_DIR is `none`: PYTHON imports the Python package installed in
+#     P/PACKAGE_DIR/divercite (lib/python3/dist-packages, Debian's layout) and plays moves.
 set -euo pipefail
 
 cmake=${1:?usage: install_test.sh CMAKE BUILD_DIR COURSE_DIR PYTHON}
 build=$(realpath "${2:?the build tree}")
 course=$(realpath "${3:?the folder of the course framework}")
 python=${4:?the Python that runs the course framework}
+package_dir=${5:-none}
 
 log() { echo "[$(date -u +%T)] $*"; }
 fail() {
@@ -46,6 +49,28 @@ for file in bin/divercite bin/divercite-perft bin/divercite-match bin/divercite-
   [ -e "$prefix/$file" ] || fail "$file is not installed"
 done
 [ -x "$prefix/share/divercite/seahorse/course_engine.py" ] || fail "course_engine.py lost its x bit"
+
+if [ "$package_dir" != none ]; then
+  log "the Python package from $package_dir"
+  check_package='import divercite, sys
+assert divercite.__file__.startswith(sys.argv[1]), divercite.__file__
+position = divercite.Position.from_moves(["RC14", "RR04"])
+position.play("GC23")
+assert position.scores == (1, 0) and position.ply == 3, position
+assert position.perft(1) == len(position.legal_moves()) == 152, position.perft(1)
+try:
+    position.play("RC14")
+except ValueError as error:
+    assert "occupied" in str(error), error
+else:
+    raise AssertionError("an illegal move was played")
+print(divercite.__version__, repr(position))'
+  PYTHONPATH="$prefix/$package_dir" PYTHONDONTWRITEBYTECODE=1 \
+    "$python" -c "$check_package" "$prefix/$package_dir/divercite/" >package.txt 2>&1 || {
+    cat package.txt
+    fail "the installed Python package"
+  }
+fi
 
 log "divercite bench"
 "$prefix/bin/divercite" bench >bench.txt

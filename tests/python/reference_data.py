@@ -1,0 +1,28 @@
+"""The reference data the course code produced, as the Python package's tests read it."""
+
+import json
+import os
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def reference_path(name):
+    """A file of DIVERCITE_REFERENCE_DIR (ctest sets it), else of ../shared/reference."""
+    folder = os.environ.get("DIVERCITE_REFERENCE_DIR",
+                            os.path.join(os.path.dirname(REPO), "shared", "reference"))
+    path = os.path.join(folder, name)
+    if not os.path.isfile(path):
+        pytest.fail(f"no reference file {path} (set DIVERCITE_REFERENCE_DIR)")
+    return path
+
+
+def reference_games():
+    with open(reference_path("games.jsonl")) as games:
+        return [json.loads(line) for line in games if line.strip()]
+
+
+def reference_perft():
+    with open(reference_path("perft.json")) as perft:
+        return json.load(perft)["positions"]

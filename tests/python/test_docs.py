@@ -1,0 +1,10 @@
+"""The package's docstring examples run as written (python-chess's habit)."""
+
+import doctest
+
+import divercite
+
+
+def test_docstring_examples():
+    failed, attempted = doctest.testmod(divercite, verbose=False)
+    assert attempted >= 5 and failed == 0
