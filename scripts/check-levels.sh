@@ -10,7 +10,7 @@
 # Trees: build-levels/<compiler>-<level>/. Tests are left out: the native trees run them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh tools
+scripts/install-deps.sh tools python
 command -v clang++ >/dev/null || scripts/install-deps.sh clang
 
 # Fails when the executable's code holds an AVX instruction (a VEX/EVEX-encoded `v...`
