@@ -9,8 +9,9 @@
    report for the walk alone.
 
 Runs are interleaved (one of each per repeat, so a background load hits all alike) and the
-medians compared. The course's start state is built as main_divercite.py builds it, by the
-course bridge (tools/seahorse/course_bridge).
+medians compared; a walk's run repeats it for --min-seconds and takes the mean. The course's
+start state is built as main_divercite.py builds it, by the course bridge
+(tools/seahorse/course_bridge).
 
     /usr/bin/python3 bench/python_speed.py [--walk-depths 2,3] [--perft-depth 5] [--repeat 3]
         [--build build] [--course ../shared/course]
@@ -36,6 +37,8 @@ def parse_arguments():
     parser.add_argument("--perft-depth", type=int, default=5,
                         help="depth of Position.perft against divercite-perft (0: skip)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each measurement")
+    parser.add_argument("--min-seconds", type=float, default=0.2,
+                        help="a walk's run repeats it for at least this long (default 0.2)")
     parser.add_argument("--build", default=os.path.join(REPO, "build"),
                         help="build tree holding python/divercite and bin/divercite-perft")
     parser.add_argument("--course", default=os.environ.get(
@@ -45,13 +48,15 @@ def parse_arguments():
 
 
 def import_both(build, course):
-    """divercite from the build tree, and the course's start state."""
+    """divercite from the build tree, and a maker of the course's start state (a fresh one
+    per walk: a course state keeps the legal actions it generated)."""
     sys.path[:0] = [os.path.join(build, "python"), os.path.join(REPO, "tools", "seahorse"),
                     os.path.join(course, "divercite"), os.path.join(course, "seahorse")]
     import divercite
     from course_bridge.course import Course
     course_rules = Course()
-    return divercite, course_rules.initial_state(course_rules.plain_players())
+    players = course_rules.plain_players()
+    return divercite, lambda: course_rules.initial_state(players)
 
 
 def walk_ours(position, depth):
@@ -73,10 +78,21 @@ def walk_course(state, depth):
     return sum(walk_course(state.apply_action(action), depth - 1) for action in actions)
 
 
-def timed(function, *arguments):
-    start = time.perf_counter()
-    result = function(*arguments)
-    return result, time.perf_counter() - start
+def walk_from_start(walk, start, depth):
+    """walk() from a new start position: start() makes it."""
+    return walk(start(), depth)
+
+
+def timed(function, *arguments, min_seconds=0.0):
+    """function(*arguments) and its time, the mean of as many calls as fill min_seconds (a
+    walk of a millisecond, timed once, is at the mercy of one preemption)."""
+    calls, start = 0, time.perf_counter()
+    while True:
+        result = function(*arguments)
+        calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_seconds:
+            return result, elapsed / calls
 
 
 def perft_tool(binary, depth):
@@ -96,9 +112,10 @@ def main():
     nodes = {}
     for run in range(arguments.repeat):
         for depth in depths:
-            for what, walk, start in (("divercite", walk_ours, divercite.Position()),
+            for what, walk, start in (("divercite", walk_ours, divercite.Position),
                                       ("course", walk_course, course_start)):
-                count, seconds = timed(walk, start, depth)
+                count, seconds = timed(walk_from_start, walk, start, depth,
+                                       min_seconds=arguments.min_seconds)
                 nodes.setdefault((what, depth), count)
                 if count != nodes[(what, depth)] or count != nodes[("divercite", depth)]:
                     sys.exit(f"perft({depth}) walked by {what}: {count} nodes, "
