@@ -4,7 +4,6 @@
 // notation are the C++ ones, errors included (their messages become the Python exceptions').
 // The Python-facing contract (names, types, errors) is written in python/divercite/_core.pyi.
 #include <pybind11/pybind11.h>
-#include <pybind11/stl.h>
 
 #include <array>
 #include <cstdint>
@@ -126,9 +125,11 @@ py::dict PiecesLeft(const Position& position) {
 
 std::uint64_t PerftChecked(const Position& position, int depth) {
   if (depth < 0) throw py::value_error(absl::StrCat("perft depth ", depth, " is negative"));
-  // The walk touches no Python object: other threads may run meanwhile.
+  // The walk is on a copy and touches no Python object: other threads may run meanwhile, even
+  // play on this position.
+  const Position root = position;
   py::gil_scoped_release release;
-  return Perft(position, depth);
+  return Perft(root, depth);
 }
 
 }  // namespace

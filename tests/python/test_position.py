@@ -83,6 +83,10 @@ def test_perft_edges():
     assert finished.perft(1) == finished.perft(3) == 0
     with pytest.raises(ValueError, match="perft depth -1 is negative"):
         divercite.Position().perft(-1)
+    position = divercite.Position.from_moves(["RC14"])
+    before = state(position)
+    assert position.perft(2) == walk(position, 2)
+    assert state(position) == before
 
 
 # -- the start and what a position shows
