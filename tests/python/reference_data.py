@@ -1,4 +1,5 @@
-"""The reference data the course code produced, as the Python package's tests read it."""
+"""The reference data the course code produced, and the build's programs, as the Python
+package's tests find them."""
 
 import json
 import os
@@ -26,3 +27,12 @@ def reference_games():
 def reference_perft():
     with open(reference_path("perft.json")) as perft:
         return json.load(perft)["positions"]
+
+
+def build_binary(name):
+    """A program of the build: $DIVERCITE_BIN_DIR/<name> (ctest sets it), else build/bin."""
+    folder = os.environ.get("DIVERCITE_BIN_DIR", os.path.join(REPO, "build", "bin"))
+    path = os.path.join(folder, name)
+    if not os.access(path, os.X_OK):
+        pytest.fail(f"no program {path} (set DIVERCITE_BIN_DIR)")
+    return path

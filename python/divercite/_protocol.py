@@ -1,0 +1,144 @@
+"""The protocol's lines as data, for divercite.engine: `option` lines, their check against a
+value a client means to set, and `info` lines.
+
+Parsing follows the C++ client (tools/client/): an option's name runs up to `type` and may
+hold spaces, as may a default or a `var`; names match whatever their case, values as
+written; a spin's value is a whole number within the bounds the engine gives.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+
+_OPTION_KEYWORDS = ("name", "type", "default", "min", "max", "var")
+
+# The words of an info line followed by a whole number, kept under the same name.
+_INFO_INTEGERS = ("depth", "seldepth", "multipv", "nodes", "nps", "hashfull", "time",
+                  "tbhits", "currmovenumber")
+
+
+@dataclasses.dataclass(frozen=True)
+class Option:
+    """An option an engine advertises after `uci` (`option name Hash type spin default 16
+    min 1 max 65536`): its name as the engine spells it, its type (`spin`, `check`, `combo`,
+    `string`, `button` or another word), default, bounds (spin) and choices (combo)."""
+
+    name: str
+    type: str
+    default: Optional[str] = None
+    min: Optional[int] = None
+    max: Optional[int] = None
+    var: tuple = ()
+
+    def check(self, value) -> str:
+        """`value` as the text `setoption` sends; ValueError naming the option if the engine
+        would not take it (not a whole number, out of range, not a choice, not a boolean)."""
+        text = _option_text(value)
+        if self.type == "spin":
+            try:
+                number = int(text)
+            except ValueError:
+                raise ValueError(f"option {self.name}: {text!r} is not a whole number "
+                                 f"({self._range()})") from None
+            if (self.min is not None and number < self.min) or \
+                    (self.max is not None and number > self.max):
+                raise ValueError(f"option {self.name}: {number} is out of range "
+                                 f"({self._range()})")
+        elif self.type == "check" and text not in ("true", "false"):
+            raise ValueError(f"option {self.name}: {text!r} is not true or false")
+        elif self.type == "combo" and text not in self.var:
+            raise ValueError(f"option {self.name}: {text!r} is not one of "
+                             f"{', '.join(self.var)}")
+        return text
+
+    def _range(self) -> str:
+        return f"a whole number from {self.min} to {self.max}"
+
+
+def _option_text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def parse_option_line(line: str) -> Optional[Option]:
+    """The Option an `option name N type T ...` line advertises, None for any other line."""
+    words = line.split()
+    if len(words) < 3 or words[0] != "option" or words[1] != "name":
+        return None
+    fields: dict = {}
+    choices: list = []
+    key = None
+    for word in words[1:]:
+        if word in _OPTION_KEYWORDS and (key != "name" or word == "type"):
+            key = word
+            if key == "var":
+                choices.append([])
+            else:
+                fields[key] = []
+        elif key == "var":
+            choices[-1].append(word)
+        elif key is not None:
+            fields[key].append(word)
+    name = " ".join(fields.get("name", []))
+    if not name:
+        return None
+
+    def integer(key):
+        try:
+            return int(" ".join(fields[key])) if key in fields else None
+        except ValueError:
+            return None
+
+    default = " ".join(fields["default"]) if "default" in fields else None
+    return Option(name=name, type=" ".join(fields.get("type", [])) or "", default=default,
+                  min=integer("min"), max=integer("max"),
+                  var=tuple(" ".join(choice) for choice in choices))
+
+
+def find_option(options: dict, name: str) -> Option:
+    """The option called `name` (whatever its case) in `options` (name -> Option);
+    ValueError naming it and the options there are if the engine has none so called."""
+    for option in options.values():
+        if option.name.lower() == name.lower():
+            return option
+    names = ", ".join(sorted(options)) or "none"
+    raise ValueError(f"option {name}: the engine has no such option (it has: {names})")
+
+
+def parse_info(line: str) -> dict:
+    """An `info ...` line as a dict: `depth`, `seldepth`, `multipv`, `nodes`, `nps`,
+    `hashfull`, `time` (ms) as ints; `score` (centipoints, the side to move's view) with
+    `bound` (`"lower"`, `"upper"`, or `"exact"` for a plain score); `pv` (a list of moves,
+    the rest of the line); `string` (the rest of the line). Unknown words are skipped."""
+    words = line.split()
+    info: dict = {}
+    i = 1
+    while i < len(words):
+        word = words[i]
+        if word == "string":
+            info["string"] = line.split("string", 1)[1].strip()
+            break
+        if word == "pv":
+            info["pv"] = words[i + 1:]
+            break
+        if word in _INFO_INTEGERS and i + 1 < len(words) and _is_int(words[i + 1]):
+            info[word] = int(words[i + 1])
+            i += 2
+            continue
+        if word == "score" and i + 2 < len(words) and words[i + 1] == "cp" and \
+                _is_int(words[i + 2]):
+            info["score"] = int(words[i + 2])
+            info["bound"] = "exact"
+            i += 3
+            if i < len(words) and words[i] in ("lowerbound", "upperbound"):
+                info["bound"] = words[i][:5]
+                i += 1
+            continue
+        i += 1
+    return info
+
+
+def _is_int(text: str) -> bool:
+    return text.lstrip("+-").isdigit()

@@ -1,0 +1,379 @@
+"""An engine of our protocol (README, "Protocol"), driven from Python, after python-chess's
+chess.engine but synchronous: a process, a reader thread per pipe and a queue.
+
+    with divercite.engine.Engine.popen("build/bin/divercite", {"Hash": 64}) as engine:
+        result = engine.play(divercite.Position(), movetime=200)
+        print(result.move, result.score, result.exact, result.proven)
+
+Any engine of the protocol will do (ours, a course agent wrapped by
+tools/seahorse/course_engine.py, the fakes of the tests). Positions are sent as `position
+fen`: the game has no history (the last-move tie-break needs only the board). Nothing hangs:
+every answer is awaited with a deadline, after which the engine is killed and
+EngineTimeoutError raised; an engine that dies raises EngineTerminatedError with its exit
+code and last stderr lines; a garbled or illegal answer raises EngineError naming the line.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import queue
+import subprocess
+import threading
+import time
+import weakref
+from typing import Optional, Union
+
+from ._core import Position
+from ._protocol import Option, find_option, parse_info, parse_option_line
+
+__all__ = ["Engine", "EngineError", "EngineTerminatedError", "EngineTimeoutError", "Option",
+           "PlayResult", "DEFAULT_SEARCH_TIMEOUT", "TIMEOUT_MARGIN"]
+
+DEFAULT_SEARCH_TIMEOUT = 300.0  # seconds a search without a clock or movetime may take
+TIMEOUT_MARGIN = 5.0  # seconds past a movetime or a clock before `stop`
+STOP_GRACE = 1.0  # seconds from `stop` to giving up
+_ERROR = "info string error:"
+
+
+class EngineError(RuntimeError):
+    """The engine refused a command, or answered something that is not the protocol."""
+
+
+class EngineTerminatedError(EngineError):
+    """The engine's process ended; `returncode` and `stderr` (its last lines) say how."""
+
+    def __init__(self, message: str, returncode: Optional[int], stderr: list) -> None:
+        super().__init__(message)
+        self.returncode, self.stderr = returncode, stderr
+
+
+class EngineTimeoutError(EngineError):
+    """The engine did not answer in time; it has been killed."""
+
+
+@dataclasses.dataclass
+class PlayResult:
+    """What the engine answered to one `go`: its move (None for `bestmove (none)` on a
+    finished game) and its last report. `score` is in centipoints from the side to move's
+    view; `bound` is "exact" for a plain score, "lower" or "upper" for a bound; `exact`: the
+    score is the game's exact final margin (`info string exact`); `proven`: the result it
+    proved, "win", "draw" or "loss" (`info string proven`), else None."""
+
+    move: Optional[str]
+    score: Optional[int] = None
+    bound: Optional[str] = None
+    exact: bool = False
+    proven: Optional[str] = None
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+    time_ms: Optional[int] = None
+    pv: list = dataclasses.field(default_factory=list)
+    info: dict = dataclasses.field(default_factory=dict)
+
+
+def _read_lines(pipe, sink) -> None:
+    """Reader thread: each line of `pipe` into `sink` (a queue, then None, or a deque)."""
+    try:
+        for line in iter(pipe.readline, ""):
+            (sink.put if isinstance(sink, queue.Queue) else sink.append)(line.rstrip("\r\n"))
+    except (OSError, ValueError):
+        pass
+    finally:
+        if isinstance(sink, queue.Queue):
+            sink.put(None)
+
+
+def _shut_down(process: subprocess.Popen) -> None:
+    """`quit`, a kill if it lingers, then reaped. Never raises (it runs at exit too)."""
+    try:
+        if process.poll() is None:
+            try:
+                process.stdin.write("stop\nquit\n")
+                process.stdin.flush()
+            except (OSError, ValueError):
+                pass
+            try:
+                process.wait(timeout=1.0)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        for pipe in (process.stdin, process.stdout, process.stderr):
+            try:
+                pipe.close()
+            except (OSError, ValueError):
+                pass
+        process.wait()
+    except Exception:
+        pass
+
+
+class Engine:
+    """One engine process. Start it with Engine.popen(); `id` (`name`, `author`) and
+    `options` (the engine's names -> Option) are what it said after `uci`."""
+
+    def __init__(self, command: list, name: str, process: subprocess.Popen,
+                 timeout: float) -> None:
+        self.command, self.name, self.process = command, name, process
+        self.timeout = timeout  # seconds for an answer outside a search
+        self.id: dict = {}
+        self.options: dict = {}
+        self._multipv = 1
+        self._lines: queue.Queue = queue.Queue()
+        self._stderr: collections.deque = collections.deque(maxlen=20)
+        self._finalizer = weakref.finalize(self, _shut_down, process)
+        for pipe, sink in ((process.stdout, self._lines), (process.stderr, self._stderr)):
+            threading.Thread(target=_read_lines, args=(pipe, sink), daemon=True).start()
+
+    @classmethod
+    def popen(cls, command: Union[str, list], options: Optional[dict] = None,
+              timeout: float = 10.0, *, name: Optional[str] = None, **popen_args) -> "Engine":
+        """Starts `command` (a path, or a list of the program and its arguments), reads its
+        `uci` answer, sets `options` (checked first: ValueError names an option it does not
+        list or a value it does not take) and waits for `readyok`, each within `timeout`
+        seconds. `popen_args` go to subprocess.Popen (cwd, env)."""
+        command = [command] if isinstance(command, str) else [str(word) for word in command]
+        try:
+            process = subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                text=True, encoding="utf-8", errors="replace", bufsize=1, **popen_args)
+        except OSError as error:
+            raise EngineError(f"cannot start {command[0]}: {error}") from error
+        engine = cls(command, name or command[0], process, timeout)
+        try:
+            for line in engine._exchange(["uci"], "uciok", timeout):
+                words = line.split(None, 2)
+                if len(words) == 3 and words[0] == "id":
+                    engine.id[words[1]] = words[2]
+                elif (option := parse_option_line(line)) is not None:
+                    engine.options[option.name] = option
+            engine.configure(options or {})
+            engine.ping()
+        except BaseException:
+            engine.close()
+            raise
+        return engine
+
+    # -- lines ---------------------------------------------------------------------------
+
+    def _send(self, line: str) -> None:
+        try:
+            self.process.stdin.write(line + "\n")
+            self.process.stdin.flush()
+        except (OSError, ValueError):
+            raise self._terminated(f"sending '{line}'") from None
+
+    def _read(self, deadline: float, waiting: str, quiet: bool = False) -> Optional[str]:
+        """The next line; at `deadline`, None if `quiet`, else EngineTimeoutError (the
+        engine killed)."""
+        try:
+            line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            if quiet:
+                return None
+            self.kill()
+            raise EngineTimeoutError(f"{self.name}: no {waiting} in time; the engine was "
+                                     f"killed") from None
+        if line is None:
+            self._lines.put(None)
+            raise self._terminated(f"waiting for {waiting}")
+        return line
+
+    def _terminated(self, doing: str) -> EngineTerminatedError:
+        try:
+            code = self.process.wait(timeout=2.0)
+        except subprocess.TimeoutExpired:
+            code = None
+        time.sleep(0.05)  # the stderr reader's last lines
+        stderr = [line for line in self._stderr if line.strip()]
+        how = "closed its output" if code is None else f"exited with code {code}"
+        tail = f"; its last stderr lines: {' | '.join(stderr)}" if stderr else ""
+        return EngineTerminatedError(f"{self.name}: the engine {how} while {doing}{tail}",
+                                     code, stderr)
+
+    def _exchange(self, commands: list, answer: str, timeout: Optional[float] = None) -> list:
+        """Sends `commands`, returns the lines read before the line `answer`."""
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        for command in commands:
+            self._send(command)
+        lines = []
+        while (line := self._read(deadline, f"'{answer}' to '{' / '.join(commands)}'")) \
+                != answer:
+            lines.append(line)
+        return lines
+
+    def _errors(self, lines: list) -> list:
+        return [line[len(_ERROR):].strip() for line in lines if line.startswith(_ERROR)]
+
+    # -- commands ------------------------------------------------------------------------
+
+    def configure(self, options: dict) -> None:
+        """Sets `options` (name -> value): all checked against the advertised options
+        first (ValueError naming the option), then each sent; an `info string error`
+        answer raises EngineError naming the option and the engine's reason."""
+        checked = [(find_option(self.options, name), find_option(self.options, name)
+                    .check(value)) for name, value in options.items()]
+        for option, value in checked:
+            command = f"setoption name {option.name}" + \
+                ("" if option.type == "button" else f" value {value}")
+            errors = self._errors(self._exchange([command, "isready"], "readyok"))
+            if errors:
+                raise EngineError(f"{self.name}: the engine refused the option "
+                                  f"{option.name}={value}: {'; '.join(errors)}")
+            if option.name.lower() == "multipv":
+                self._multipv = int(value)
+
+    def ping(self, timeout: Optional[float] = None) -> None:
+        """`isready`, `readyok` within `timeout` (the popen timeout by default)."""
+        self._exchange(["isready"], "readyok", timeout)
+
+    def new_game(self) -> None:
+        """`ucinewgame`: the engine forgets the game (its table)."""
+        self._exchange(["ucinewgame", "isready"], "readyok")
+
+    def play(self, position, *, timeout: Optional[float] = None, **limits) -> PlayResult:
+        """Searches `position` (a divercite.Position or a position string) within `limits`
+        (movetime, depth, nodes, wtime, btime, winc, binc in ms or plies; prove=True for `go
+        prove`); at least one of the first five. Raises EngineError if the engine answers an
+        error, no move, or an illegal one. Without `timeout`, a search waits for its movetime
+        or its side's clock plus TIMEOUT_MARGIN, else DEFAULT_SEARCH_TIMEOUT seconds; then
+        `stop`, then the engine is killed (EngineTimeoutError) STOP_GRACE later."""
+        position, move, reports = self._search(position, limits, timeout)
+        report = reports.get(1, {})
+        info = report.get("info", {})
+        return PlayResult(move=move, score=info.get("score"), bound=info.get("bound"),
+                          exact=report.get("exact", False), proven=report.get("proven"),
+                          depth=info.get("depth"), nodes=info.get("nodes"),
+                          time_ms=info.get("time"), pv=info.get("pv", []), info=info)
+
+    def analyse(self, position, *, multipv: int = 1, timeout: Optional[float] = None,
+                **limits):
+        """Searches as play() does and returns the final report as a dict (parse_info's
+        keys, with `exact` and `proven`); with multipv=N > 1, a list of N of them, best
+        first, which needs an engine with the option MultiPV (EngineError otherwise)."""
+        if multipv != 1 or self._multipv != 1:
+            if not any(name.lower() == "multipv" for name in self.options):
+                raise EngineError(f"{self.name}: the engine has no MultiPV option, so it "
+                                  f"analyses one line only: use multipv=1")
+            self.configure({"MultiPV": multipv})
+        _, _, reports = self._search(position, limits, timeout)
+        lines = [{**report.get("info", {}), "exact": report.get("exact", False),
+                  "proven": report.get("proven")} for _, report in sorted(reports.items())]
+        return lines if multipv > 1 else (lines[0] if lines else {"exact": False,
+                                                                  "proven": None})
+
+    def _search(self, position, limits: dict, timeout: Optional[float]):
+        if not isinstance(position, Position):
+            position = Position(position)
+        go = ["go"]
+        for key in ("wtime", "btime", "winc", "binc", "movetime", "depth", "nodes"):
+            value = limits.pop(key, None)
+            if value is not None:
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise ValueError(f"{key}={value!r}: a whole number from 0 up")
+                go += [key, str(value)]
+        if limits.pop("prove", False):
+            go.append("prove")
+        if limits:
+            raise TypeError(f"unknown limits: {', '.join(limits)}")
+        if len(go) == 1 or go == ["go", "prove"]:
+            raise ValueError("give a limit: movetime, depth, nodes, wtime or btime")
+        if timeout is None:
+            clock = dict(zip(go[1::2], go[2::2]))
+            own = "wtime" if position.side_to_move == "w" else "btime"
+            seconds = [int(clock[key]) / 1000 for key in ("movetime", own) if key in clock]
+            timeout = min(seconds) + TIMEOUT_MARGIN if seconds else DEFAULT_SEARCH_TIMEOUT
+        errors = self._errors(self._exchange([f"position fen {position.fen()}", "isready"],
+                                             "readyok"))
+        if errors:
+            raise EngineError(f"{self.name}: the engine refused the position "
+                              f"{position.fen()}: {'; '.join(errors)}")
+        command = " ".join(go)
+        self._send(command)
+        line, reports, errors = self._await_bestmove(command, timeout)
+        words = line.split()
+        said = f" (the engine said: {'; '.join(errors)})" if errors else ""
+        if len(words) < 2:
+            raise EngineError(f"{self.name}: '{line}' names no move{said}")
+        if words[1] == "(none)" and position.is_over():
+            return position, None, reports
+        if words[1] not in position.legal_moves():
+            raise EngineError(f"{self.name}: '{line}' is not a legal move in "
+                              f"{position.fen()}{said}")
+        return position, words[1], reports
+
+    def _await_bestmove(self, command: str, timeout: float):
+        """Reads up to `bestmove`: (that line, {multipv: {"info", "exact", "proven"}},
+        the errors the engine said). `stop` at `timeout`, killed STOP_GRACE later. An error
+        before any report is followed by `isready`: a `readyok` before `bestmove` means the
+        engine refused the `go` (and will send no move)."""
+        deadline = time.monotonic() + timeout
+        waiting = f"'bestmove' to '{command}' within {timeout:.1f} s and {STOP_GRACE} s " \
+                  f"after 'stop'"
+        reports: dict = {}
+        errors: list = []
+        current: dict = {}
+        stopped, pinged, searched = False, False, False
+        while True:
+            line = self._read(deadline, waiting, quiet=not stopped)
+            if line is None:
+                self._send("stop")
+                stopped, deadline = True, deadline + STOP_GRACE
+                continue
+            if line.startswith("bestmove"):
+                if pinged:
+                    self._exchange([], "readyok")
+                return line, reports, errors
+            if line == "readyok" and pinged:
+                if not searched:
+                    raise EngineError(f"{self.name}: the engine refused '{command}': "
+                                      f"{'; '.join(errors)}")
+                pinged = False  # answered: nothing to wait for after the move
+            if line.startswith(_ERROR):
+                errors.append(line[len(_ERROR):].strip())
+                if not searched and not pinged:
+                    self._send("isready")
+                    pinged = True
+            elif line.startswith("info "):
+                info = parse_info(line)
+                searched = searched or "string" not in info
+                if "score" in info:
+                    current = reports[info.get("multipv", 1)] = {"info": info}
+                elif info.get("string") == "exact":
+                    current["exact"] = True
+                elif info.get("string", "").startswith("proven "):
+                    current["proven"] = info["string"].split()[1]
+
+    # -- the process ---------------------------------------------------------------------
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    @property
+    def returncode(self) -> Optional[int]:
+        """The exit code once the process has ended, else None."""
+        return self.process.poll()
+
+    def kill(self) -> None:
+        """Ends the process at once (SIGKILL) and reaps it."""
+        try:
+            self.process.kill()
+        except OSError:
+            pass
+        self._finalizer()
+
+    def quit(self) -> None:
+        """`quit`, then killed if it lingers; also on leaving a `with` block and when the
+        Engine is dropped."""
+        self._finalizer()
+
+    close = quit
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.quit()
+
+    def __repr__(self) -> str:
+        return f"<Engine {self.name!r} pid={self.pid}>"
