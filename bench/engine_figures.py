@@ -9,118 +9,82 @@
         `go movetime 1000` from the start and from plies 10, 20 and 30 of reference games 0-2:
         depth reached, score, nodes and nodes per second.
 
-Options are set with `setoption` (Hash defaults to 256 MiB). The reference games are read from
-../shared/reference/games.jsonl beside the project, or from $DIVERCITE_REFERENCE_GAMES.
-An engine that dies, or does not answer `uci` or `isready` in time, ends the run with an error
-that names it and its exit status.
+Options are set with `setoption`, each checked first against the engine's `option` lines (Hash
+defaults to 256 MiB for an engine that has it). The reference games are read from
+../shared/reference/games.jsonl beside the project, or from $DIVERCITE_REFERENCE_GAMES. The
+protocol is spoken by the Python package's divercite.engine (PYTHONPATH=<build>/python, else
+the checkout's build/python). An engine that
+dies, does not answer `uci` or `isready` in time, or refuses an option ends the run with an
+error that names it and its exit status.
 """
 import argparse
 import json
 import os
-import select
 import statistics
-import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_GAMES = os.path.join(HERE, "..", "..", "shared", "reference", "games.jsonl")
+# The protocol client is the Python package's (divercite.engine): from PYTHONPATH, else from
+# the checkout's build tree.
+try:
+    import divercite
+except ImportError:
+    sys.path.insert(0, os.path.join(HERE, "..", "build", "python"))
+    try:
+        import divercite
+    except ImportError:
+        sys.exit(f"{os.path.basename(sys.argv[0])} needs the Python package divercite: build "
+                 f"it (scripts/build.sh), or set PYTHONPATH=<build>/python")
+from divercite.engine import Engine as ProtocolEngine  # noqa: E402
+from divercite.engine import EngineError  # noqa: E402  (the scripts' error)
+
+# A search may think for as long as it needs (an exact solve far from the end): a day.
+SEARCH_TIMEOUT = 24 * 3600.0
 
 
-class EngineError(Exception):
-    """An engine died, stopped answering, or refused a command; the message names it."""
+def limits_of(command):
+    """`go depth 40` or `go prove movetime 500` as play()'s keyword arguments."""
+    words = command.split()[1:]
+    limits = {"prove": "prove" in words}
+    words = [word for word in words if word != "prove"]
+    for key, value in zip(words[::2], words[1::2]):
+        limits[key] = int(value)
+    return limits
 
 
 class Engine:
-    """One engine process spoken to over the protocol. `name` labels it in errors (default: the
-    command); `answer_timeout` bounds the wait for `uciok` and `readyok`, in seconds (a search
-    may think for as long as it needs)."""
+    """One engine process spoken to over the protocol (divercite.engine). `name` labels it in
+    errors (default: the command); `answer_timeout` bounds the wait for `uciok` and
+    `readyok`, in seconds (a search may think for as long as it needs)."""
 
     def __init__(self, command, options, name=None, answer_timeout=60):
         self.name = name or command
-        self.answer_timeout = answer_timeout
-        self.process = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        bufsize=0)
-        self.pending = b""  # read from the engine, not yet returned as a line
-        self.send("uci")
-        self.until("uciok", self.answer_timeout)
-        options = {"Hash": "256", **options}
-        for name, value in options.items():
-            self.send(f"setoption name {name} value {value}")
-        self.ready()
-
-    def send(self, line):
+        self.engine = ProtocolEngine.popen(command, timeout=answer_timeout, name=self.name)
+        # Hash 256 MiB unless set, for an engine that has it.
+        default = {"Hash": "256"} if "Hash" in self.engine.options else {}
         try:
-            self.process.stdin.write((line + "\n").encode())
-        except BrokenPipeError:
-            raise self.died(f"sending {line!r}") from None
-
-    def died(self, doing):
-        """The error for an engine found dead while `doing`, with its exit status."""
-        try:
-            status = self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            return EngineError(f"{self.name}: the engine closed its output while {doing}")
-        how = f"killed by signal {-status}" if status < 0 else f"exited with status {status}"
-        return EngineError(f"{self.name}: the engine {how} while {doing}")
-
-    def readline(self, waiting_for, timeout=None):
-        """The engine's next line; EngineError if it ends its output or, with a `timeout` in
-        seconds, says nothing that long."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while b"\n" not in self.pending:
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                raise EngineError(f"{self.name}: no {waiting_for!r} from the engine in {timeout} s")
-            readable, _, _ = select.select([self.process.stdout], [], [], left)
-            if not readable:
-                continue
-            chunk = os.read(self.process.stdout.fileno(), 65536)
-            if not chunk:
-                raise self.died(f"waiting for {waiting_for!r}")
-            self.pending += chunk
-        line, _, self.pending = self.pending.partition(b"\n")
-        return line.decode() + "\n"
-
-    def until(self, prefix, timeout=None):
-        while True:
-            line = self.readline(prefix, timeout)
-            if line.startswith("info string error"):
-                raise EngineError(f"{self.name}: {line.strip()}")
-            if line.startswith(prefix):
-                return line
-
-    def ready(self):
-        self.send("isready")
-        self.until("readyok", self.answer_timeout)
+            self.engine.configure({**default, **options})
+        except ValueError as error:  # an option the engine does not take
+            self.engine.quit()
+            raise EngineError(f"{self.name}: {error}") from None
 
     def cpu_seconds(self):
         # utime + stime of the engine process, from /proc (Linux).
-        fields = open(f"/proc/{self.process.pid}/stat").read().rsplit(")", 1)[1].split()
+        fields = open(f"/proc/{self.engine.pid}/stat").read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def go(self, position, command):
-        """Runs one search; returns (wall s, cpu s, last `info depth` fields, bestmove)."""
-        self.send("ucinewgame")
-        self.send(position)
-        self.ready()
+        """Runs one search of `position` (a divercite.Position) with `command` (`go ...`)
+        after `ucinewgame`; returns (wall s, cpu s, the PlayResult, bestmove)."""
+        self.engine.new_game()
         wall, cpu = time.monotonic(), self.cpu_seconds()
-        self.send(command)
-        last = None
-        self.strings = []  # this search's `info string` lines, for what it proved
-        while True:
-            line = self.readline("bestmove")
-            if line.startswith("info depth"):
-                last = line.split()
-            elif line.startswith("info string"):
-                self.strings.append(line.strip())
-            elif line.startswith("bestmove"):
-                break
-        return time.monotonic() - wall, self.cpu_seconds() - cpu, last, line.split()[1]
+        result = self.engine.play(position, timeout=SEARCH_TIMEOUT, **limits_of(command))
+        return time.monotonic() - wall, self.cpu_seconds() - cpu, result, result.move
 
     def quit(self):
-        self.send("quit")
-        self.process.wait()
+        self.engine.quit()
 
 
 def reference_games():
@@ -158,7 +122,7 @@ def start_engines(configurations, program, defaults=None):
         try:
             engines[name] = Engine(command, {**(defaults or {}), **options},
                                    name=f"{name} ({command})")
-        except OSError as error:
+        except EngineError as error:
             sys.exit(f"{program}: cannot start {name}'s engine {command!r}: {error}")
     return engines
 
@@ -172,12 +136,14 @@ def run(main, program):
         sys.exit(f"{program}: {error}")
 
 
-def field(info, name):
-    return info[info.index(name) + 1]
+def field(result, name):
+    """A figure of a search's last report (a PlayResult): `cp`, `depth`, `nodes`, `nps`,
+    `time`."""
+    return result.info["score" if name == "cp" else name]
 
 
 def position_after(moves):
-    return "position startpos" + (" moves " + " ".join(moves) if moves else "")
+    return divercite.Position.from_moves(moves)
 
 
 def main():

@@ -44,14 +44,13 @@ def plies_list(text):
     return plies
 
 
-def result_of(strings, value):
-    """What a search proved of the result: its `info string proven X` line, or else the sign of
-    its exact value (engines from before the proofs), or "unknown"."""
-    for line in strings:
-        if line.startswith("info string proven "):
-            return line.split()[3]
-    if "info string exact" in strings:
-        return "win" if value > 0 else "loss" if value < 0 else "draw"
+def result_of(result):
+    """What a search (a PlayResult) proved of the result: its `info string proven X` line,
+    or else the sign of its exact value (engines from before the proofs), or "unknown"."""
+    if result.proven:
+        return result.proven
+    if result.exact:
+        return "win" if result.score > 0 else "loss" if result.score < 0 else "draw"
     return "unknown"
 
 
@@ -91,8 +90,8 @@ def main():
             for name in order:
                 wall, cpu, info, move = engines[name].go(position, commands[name])
                 value = int(field(info, "cp"))
-                outcome = result_of(engines[name].strings, value)
-                if "info string exact" in engines[name].strings:
+                outcome = result_of(info)
+                if info.exact:
                     values[name] = value
                 if outcome != "unknown":  # a search cut short (go=prove+movetime+N) proves nothing
                     outcomes[name] = outcome
