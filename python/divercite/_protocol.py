@@ -142,3 +142,27 @@ def parse_info(line: str) -> dict:
 
 def _is_int(text: str) -> bool:
     return text.lstrip("+-").isdigit()
+
+
+def go_command(limits: dict, side_to_move: str) -> tuple:
+    """(`go ...` for play()'s keyword `limits`, the seconds the search may take by them: its
+    movetime or its side's clock, the shorter, else None). ValueError for a value that is
+    not a whole number from 0 up or no limit, TypeError for an unknown limit."""
+    limits = dict(limits)
+    go = ["go"]
+    for key in ("wtime", "btime", "winc", "binc", "movetime", "depth", "nodes"):
+        value = limits.pop(key, None)
+        if value is not None:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{key}={value!r}: a whole number from 0 up")
+            go += [key, str(value)]
+    clock = dict(zip(go[1::2], go[2::2]))
+    if limits.pop("prove", False):
+        go.append("prove")
+    if limits:
+        raise TypeError(f"unknown limits: {', '.join(limits)}")
+    if not any(key in clock for key in ("wtime", "btime", "movetime", "depth", "nodes")):
+        raise ValueError("give a limit: movetime, depth, nodes, wtime or btime")
+    own = "wtime" if side_to_move == "w" else "btime"
+    seconds = [int(clock[key]) / 1000 for key in ("movetime", own) if key in clock]
+    return " ".join(go), (min(seconds) if seconds else None)

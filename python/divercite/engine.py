@@ -25,7 +25,7 @@ import weakref
 from typing import Optional, Union
 
 from ._core import Position
-from ._protocol import Option, find_option, parse_info, parse_option_line
+from ._protocol import Option, find_option, go_command, parse_info, parse_option_line
 
 __all__ = ["Engine", "EngineError", "EngineTerminatedError", "EngineTimeoutError", "Option",
            "PlayResult", "DEFAULT_SEARCH_TIMEOUT", "TIMEOUT_MARGIN"]
@@ -264,30 +264,14 @@ class Engine:
     def _search(self, position, limits: dict, timeout: Optional[float]):
         if not isinstance(position, Position):
             position = Position(position)
-        go = ["go"]
-        for key in ("wtime", "btime", "winc", "binc", "movetime", "depth", "nodes"):
-            value = limits.pop(key, None)
-            if value is not None:
-                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                    raise ValueError(f"{key}={value!r}: a whole number from 0 up")
-                go += [key, str(value)]
-        if limits.pop("prove", False):
-            go.append("prove")
-        if limits:
-            raise TypeError(f"unknown limits: {', '.join(limits)}")
-        if len(go) == 1 or go == ["go", "prove"]:
-            raise ValueError("give a limit: movetime, depth, nodes, wtime or btime")
+        command, seconds = go_command(limits, position.side_to_move)
         if timeout is None:
-            clock = dict(zip(go[1::2], go[2::2]))
-            own = "wtime" if position.side_to_move == "w" else "btime"
-            seconds = [int(clock[key]) / 1000 for key in ("movetime", own) if key in clock]
-            timeout = min(seconds) + TIMEOUT_MARGIN if seconds else DEFAULT_SEARCH_TIMEOUT
+            timeout = DEFAULT_SEARCH_TIMEOUT if seconds is None else seconds + TIMEOUT_MARGIN
         errors = self._errors(self._exchange([f"position fen {position.fen()}", "isready"],
                                              "readyok"))
         if errors:
             raise EngineError(f"{self.name}: the engine refused the position "
                               f"{position.fen()}: {'; '.join(errors)}")
-        command = " ".join(go)
         self._send(command)
         line, reports, errors = self._await_bestmove(command, timeout)
         words = line.split()
