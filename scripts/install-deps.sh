@@ -7,7 +7,8 @@
 #   engine   divercite and divercite-perft: a compiler, CMake, Abseil, mimalloc
 #   tools    + the match runner, the analysis and the tuners: nlohmann-json, Eigen
 #   python   + the Python package `divercite` (python/): pybind11, Debian's Python 3 headers,
-#            pytest for its tests
+#            pytest for its tests, and for its example notebook (examples/) matplotlib,
+#            nbconvert and ipykernel
 #   tests    + the Python package (the tier python), the tests, the micro-benchmarks, the
 #            format and Python checks, the course framework's Python packages
 #            (tests/seahorse/ runs the course's own code), and for the course's web GUI in
@@ -21,7 +22,8 @@ set -euo pipefail
 
 engine=(cmake ninja-build g++ libabsl-dev libmimalloc-dev)
 tools=("${engine[@]}" nlohmann-json3-dev libeigen3-dev)
-python=("${engine[@]}" python3 python3-dev pybind11-dev python3-pytest)
+python=("${engine[@]}" python3 python3-dev pybind11-dev python3-pytest
+  python3-matplotlib python3-nbconvert jupyter-nbconvert python3-ipykernel)
 tests=("${tools[@]}" "${python[@]}" libgtest-dev libbenchmark-dev clang-format flake8
   python3 python3-loguru python3-socketio python3-aiohttp python3-nest-asyncio python3-colorama
   python3-numpy chromium libjs-jquery)

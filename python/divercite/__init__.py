@@ -21,9 +21,27 @@ True
 The second player's red resource scored for the first player's red city beside it. Moves are
 `<colour><kind><row><col>` (`RR04`: a red resource on row 0, column 4), whoever plays them;
 position strings are `<rows> <side>` (`divercite.START_FEN` is the start), the first player's
-pieces in upper case. `Position` says the rest.
+pieces in upper case. `Position` says the rest; `board()` gives the pieces as the course
+names them:
+
+>>> position.board()
+{(0, 4): 'RRB', (1, 4): 'RCW'}
+>>> position.last_move
+'RR04'
+
+Modules:
+    course  the course's framework both ways: `Position.from_course_state(state)`, the
+            course's action of a move (`course.action`) and back, its recordings read and
+            written (the files its GUI replays)
+    svg     `svg.board(position)`: an SVG picture drawn as the course's GUI draws the board;
+            a position shows itself so in Jupyter (`Position._repr_svg_`)
 """
 
+from . import course, svg
 from ._core import START_FEN, Position, __version__
 
-__all__ = ["Position", "START_FEN", "__version__"]
+# Python-side methods of the C++ class (the C++ side knows nothing of the course or SVG).
+Position.from_course_state = staticmethod(course.position_from_course_state)
+Position._repr_svg_ = svg.board
+
+__all__ = ["Position", "START_FEN", "__version__", "course", "svg"]

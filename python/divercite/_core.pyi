@@ -12,7 +12,7 @@ class Position:
 
     Equal positions (same pieces on the same cells) compare equal and hash alike; the hash
     changes with every move played, so do not play a position while it is in a set or a
-    dict's key (play a copy). Positions pickle as their position string.
+    dict's key (play a copy). Positions pickle as their position string and last move.
     """
 
     def __init__(self, fen: str | None = None) -> None:
@@ -29,6 +29,21 @@ class Position:
         Raises ValueError `move K of N: <reason>` (K counted from 1) on the first malformed
         or illegal move; TypeError if `moves` is one str or holds something else than str.
         """
+    @staticmethod
+    def from_board(board: Dict[Tuple[int, int], str]) -> Position:
+        """The position with these pieces, {(row, col): piece}, each piece named as the course
+        names it: colour, kind, owner ("RCW": a red city of the first player, "GRB": a green
+        resource of the second); the side to move follows from their number. `board()`'s
+        inverse.
+
+        Raises ValueError naming a key that is not a cell, a piece that is not so named, a
+        kind that does not match its cell, or counts no game has (more pieces of a colour
+        and kind than a player gets, counts alternating moves cannot give); TypeError if
+        `board` is not a dict or a piece not a str. The result has no `last_move`.
+        """
+    @staticmethod
+    def from_course_state(state: object) -> Position:
+        """The position of a course GameStateDivercite (divercite.course, which attaches it)."""
     def legal_moves(self) -> List[str]:
         """The legal moves as move strings, in the course code's order (colours R, G, B, Y;
         for each its cities then its resources; cells by row, then column); [] once the game
@@ -51,6 +66,13 @@ class Position:
         """"1-0" (first player wins), "0-1", "1/2-1/2", or "*" while the game goes on."""
     def fen(self) -> str:
         """The position string `<rows> <side>`; Position(p.fen()) == p."""
+    def board(self) -> Dict[Tuple[int, int], str]:
+        """The pieces on the board: {(row, col): piece} in the course's names (from_board)."""
+    @property
+    def last_move(self) -> str | None:
+        """The move this object played last (play, or the last of from_moves), kept by copies
+        and pickling; None for a position read from a string or a board (it does not say
+        how it was reached). Positions compare equal whatever their last moves."""
     @property
     def ply(self) -> int:
         """Plies played so far (the pieces on the board), 0 to 40."""

@@ -7,12 +7,14 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "engine/board.h"
 #include "engine/move.h"
 #include "engine/movegen.h"
 #include "engine/position.h"
@@ -24,6 +26,17 @@ namespace py = pybind11;
 
 namespace divercite {
 namespace {
+
+// What Python holds: a Position and the last move this object played (play, from_moves), for
+// divercite.svg to mark. The rules' Position keeps no history (it is one cache line); a
+// position read from a string or a board has no last move.
+struct BoundPosition {
+  Position position;
+  Move last_move = Move::None();
+  friend bool operator==(const BoundPosition& a, const BoundPosition& b) {
+    return a.position == b.position;  // the pieces make the position, not how it was reached
+  }
+};
 
 // The text of an argument that must be a str; anything else is a TypeError naming its type.
 std::string Text(py::handle value, const char* what) {
@@ -62,7 +75,8 @@ py::list LegalMoveList(const Position& position) {
 }
 
 // Plays `value` (a move string) or raises, leaving the position as it was.
-void PlayText(Position& position, py::handle value) {
+void PlayText(BoundPosition& bound, py::handle value) {
+  Position& position = bound.position;
   const std::string text = Text(value, "a move");
   absl::StatusOr<Move> move = ParseMove(text);
   if (!move.ok()) throw py::value_error(std::string(move.status().message()));
@@ -73,9 +87,10 @@ void PlayText(Position& position, py::handle value) {
   const absl::Status legal = position.CheckLegal(*move);
   if (!legal.ok()) throw py::value_error(std::string(legal.message()));
   position.Play(*move);
+  bound.last_move = *move;
 }
 
-Position FromMoves(py::handle moves) {
+BoundPosition FromMoves(py::handle moves) {
   if (py::isinstance<py::str>(moves)) {
     throw py::type_error(
         "from_moves takes a list of move strings, not one string (split it: "
@@ -89,7 +104,9 @@ Position FromMoves(py::handle moves) {
   const std::vector<absl::string_view> views(texts.begin(), texts.end());
   absl::StatusOr<Position> position = PlayMoveTexts(Position::Start(), views);
   if (!position.ok()) throw py::value_error(std::string(position.status().message()));
-  return *position;
+  BoundPosition bound{*position};
+  if (!texts.empty()) bound.last_move = *ParseMove(texts.back());  // played, so well formed
+  return bound;
 }
 
 const char* ResultText(GameResult result) {
@@ -132,24 +149,111 @@ std::uint64_t PerftChecked(const Position& position, int depth) {
   return Perft(root, depth);
 }
 
+// The course's name of a piece: colour, kind, owner ("RCW": a red city of the first player).
+std::string PieceName(Piece piece, Kind kind) {
+  return {ColourLetter(piece.colour), kind == Kind::kCity ? 'C' : 'R',
+          piece.owner == Player::kFirst ? 'W' : 'B'};
+}
+
+// {(row, col): "RCW", ...}: the pieces on the board, by cell, in the course's names.
+py::dict Board(const Position& position) {
+  py::dict board;
+  for (int cell = 0; cell < kNumCells; ++cell) {
+    const std::optional<Piece> piece = position.PieceAt(cell);
+    if (!piece) continue;
+    board[py::make_tuple(CellRow(cell), CellColumn(cell))] = PieceName(*piece, KindOfCell(cell));
+  }
+  return board;
+}
+
+// The position of a board {(row, col): "RCW", ...} (Board's inverse), or ValueError naming the
+// first cell or count that no game can have.
+Position FromBoard(py::handle board) {
+  if (!py::isinstance<py::dict>(board)) {
+    throw py::type_error(absl::StrCat("from_board takes a dict {(row, col): piece}, not a ",
+                                      std::string(py::str(board.get_type().attr("__name__")))));
+  }
+  std::array<std::optional<Piece>, kNumCells> cells;
+  for (const auto& [key, value] : py::reinterpret_borrow<py::dict>(board)) {
+    const std::string where = py::repr(key);
+    int row = -1, col = -1;
+    if (py::isinstance<py::tuple>(key) && py::len(key) == 2) {
+      try {
+        row = py::reinterpret_borrow<py::tuple>(key)[0].cast<int>();
+        col = py::reinterpret_borrow<py::tuple>(key)[1].cast<int>();
+      } catch (const py::cast_error&) {
+        row = col = -1;
+      }
+    }
+    const int cell =
+        row >= 0 && row < kGridSize && col >= 0 && col < kGridSize ? CellAt(row, col) : kNoCell;
+    if (cell == kNoCell) {
+      throw py::value_error(absl::StrCat("board: ", where,
+                                         " is not a cell (row, col) of the "
+                                         "board (|row - 4| + |col - 4| <= 4)"));
+    }
+    const std::string name = Text(value, absl::StrCat("the piece on ", where).c_str());
+    const std::string colours = "RGBY";
+    const char kind = IsCityCell(cell) ? 'C' : 'R';
+    if (name.size() != 3 || colours.find(name[0]) == std::string::npos ||
+        (name[1] != 'C' && name[1] != 'R') || (name[2] != 'W' && name[2] != 'B')) {
+      throw py::value_error(absl::StrCat("board: the piece '", name, "' on ", where,
+                                         " is not <colour RGBY><kind CR><owner WB>, like RCW"));
+    }
+    if (name[1] != kind) {
+      throw py::value_error(absl::StrCat("board: the piece '", name, "' on ", where, " is a ",
+                                         name[1] == 'C' ? "city" : "resource", " on a ",
+                                         kind == 'C' ? "city" : "resource", " cell"));
+    }
+    cells[cell] = Piece{static_cast<Colour>(colours.find(name[0])),
+                        name[2] == 'W' ? Player::kFirst : Player::kSecond};
+  }
+  absl::StatusOr<Position> position = Position::FromBoard(cells);
+  if (!position.ok()) {
+    throw py::value_error(absl::StrCat("board: ", position.status().message()));
+  }
+  return *position;
+}
+
+py::object LastMove(const BoundPosition& bound) {
+  if (bound.last_move.IsNone()) return py::none();
+  return MoveStrings()[bound.last_move.Index()];
+}
+
+// Pickled as (position string, last move or None); a bare position string (pickles made before
+// the last move was kept) is read too.
+BoundPosition Unpickle(py::handle state) {
+  if (py::isinstance<py::str>(state)) return {Parse(state.cast<std::string>())};
+  const py::tuple fields = py::reinterpret_borrow<py::tuple>(state);
+  BoundPosition bound{Parse(fields[0].cast<std::string>())};
+  if (!fields[1].is_none()) {
+    absl::StatusOr<Move> move = ParseMove(fields[1].cast<std::string>());
+    if (!move.ok()) throw py::value_error(std::string(move.status().message()));
+    bound.last_move = *move;
+  }
+  return bound;
+}
+
 }  // namespace
 }  // namespace divercite
 
 PYBIND11_MODULE(_core, m) {
+  using divercite::BoundPosition;
   using divercite::Position;
   m.doc() = "The Divercité rules in C++ (see the package divercite).";
   m.attr("__version__") = DIVERCITE_VERSION;
   m.attr("START_FEN") = std::string(divercite::kStartPositionString);
 
-  py::class_<Position>(m, "Position",
-                       "A Divercité position: the pieces on the board, the pieces each player "
-                       "has left, the scores (the course code's, its last-move tie-break "
-                       "included) and the side to move. Mutable (play); copy() is independent. "
-                       "Equal positions hash alike; the hash changes with play(). "
-                       "Full contract: divercite/_core.pyi.")
+  py::class_<BoundPosition>(m, "Position",
+                            "A Divercité position: the pieces on the board, the pieces each "
+                            "player has left, the scores (the course code's, its last-move "
+                            "tie-break included) and the side to move. Mutable (play); copy() "
+                            "is independent. Equal positions hash alike; the hash changes with "
+                            "play(). Full contract: divercite/_core.pyi.")
       .def(py::init([](py::object fen) {
-             return fen.is_none() ? Position::Start()
-                                  : divercite::Parse(divercite::Text(fen, "a position string"));
+             return BoundPosition{
+                 fen.is_none() ? Position::Start()
+                               : divercite::Parse(divercite::Text(fen, "a position string"))};
            }),
            py::arg("fen") = py::none(),
            "The start position, or that of a position string '<rows> <side>'; ValueError "
@@ -159,59 +263,87 @@ PYBIND11_MODULE(_core, m) {
           py::arg("moves"),
           "The position after these move strings from the start; ValueError 'move K of N: "
           "<reason>' on the first bad one.")
+      .def_static(
+          "from_board", [](py::object board) { return BoundPosition{divercite::FromBoard(board)}; },
+          py::arg("board"),
+          "The position with these pieces {(row, col): 'RCW', ...} (colour, kind, owner W or "
+          "B, as the course names them); ValueError naming a cell or count no game has.")
       .def(
-          "legal_moves", [](const Position& p) { return divercite::LegalMoveList(p); },
+          "legal_moves",
+          [](const BoundPosition& b) { return divercite::LegalMoveList(b.position); },
           "The legal moves, in the course code's order.")
       .def(
-          "play", [](Position& p, py::object move) { divercite::PlayText(p, move); },
+          "play", [](BoundPosition& b, py::object move) { divercite::PlayText(b, move); },
           py::arg("move"),
           "Plays a move string ('RC14'); ValueError with the reason on a malformed or illegal "
           "one, the position unchanged.")
       .def(
-          "copy", [](const Position& p) { return p; }, "An independent copy.")
-      .def("__copy__", [](const Position& p) { return p; })
+          "copy", [](const BoundPosition& b) { return b; }, "An independent copy.")
+      .def("__copy__", [](const BoundPosition& b) { return b; })
       .def(
-          "__deepcopy__", [](const Position& p, py::handle) { return p; }, py::arg("memo"))
+          "__deepcopy__", [](const BoundPosition& b, py::handle) { return b; }, py::arg("memo"))
       .def_property_readonly(
           "scores",
-          [](const Position& p) {
-            return std::make_pair(p.Score(divercite::Player::kFirst),
-                                  p.Score(divercite::Player::kSecond));
+          [](const BoundPosition& b) {
+            return std::make_pair(b.position.Score(divercite::Player::kFirst),
+                                  b.position.Score(divercite::Player::kSecond));
           },
           "(first player's score, second player's score).")
-      .def("is_over", &Position::IsGameOver, "True once the 40 plies are played.")
       .def(
-          "result", [](const Position& p) { return divercite::ResultText(p.Result()); },
+          "is_over", [](const BoundPosition& b) { return b.position.IsGameOver(); },
+          "True once the 40 plies are played.")
+      .def(
+          "result",
+          [](const BoundPosition& b) { return divercite::ResultText(b.position.Result()); },
           "'1-0', '0-1', '1/2-1/2', or '*' while the game goes on.")
       .def(
-          "fen", [](const Position& p) { return divercite::ToPositionString(p); },
+          "fen", [](const BoundPosition& b) { return divercite::ToPositionString(b.position); },
           "The position string '<rows> <side>'.")
-      .def_property_readonly("ply", &Position::Ply, "Plies played (pieces on the board).")
+      .def(
+          "board", [](const BoundPosition& b) { return divercite::Board(b.position); },
+          "The pieces on the board: {(row, col): 'RCW', ...} (colour, kind, owner W or B).")
+      .def_property_readonly(
+          "last_move", [](const BoundPosition& b) { return divercite::LastMove(b); },
+          "The move that play() or from_moves() played last on this position, or None.")
+      .def_property_readonly(
+          "ply", [](const BoundPosition& b) { return b.position.Ply(); },
+          "Plies played (pieces on the board).")
       .def_property_readonly(
           "side_to_move",
-          [](const Position& p) { return p.SideToMove() == divercite::Player::kFirst ? "w" : "b"; },
+          [](const BoundPosition& b) {
+            return b.position.SideToMove() == divercite::Player::kFirst ? "w" : "b";
+          },
           "'w' (first player) or 'b' (second).")
       .def(
-          "pieces_left", [](const Position& p) { return divercite::PiecesLeft(p); },
+          "pieces_left", [](const BoundPosition& b) { return divercite::PiecesLeft(b.position); },
           "Pieces each player has left: {'w': {'RC': 2, 'RR': 3, 'GC': ..., 'YR': 3}, "
           "'b': {...}}, colour then kind (C city, R resource).")
       .def(
-          "perft", [](const Position& p, int depth) { return divercite::PerftChecked(p, depth); },
+          "perft",
+          [](const BoundPosition& b, int depth) {
+            return divercite::PerftChecked(b.position, depth);
+          },
           py::arg("depth"), "Leaves of the move tree of that depth, counted in C++.")
       // is_operator: compared with anything else, Python is told NotImplemented (so False).
       .def(
-          "__eq__", [](const Position& a, const Position& b) { return a == b; }, py::is_operator())
-      .def("__hash__", [](const Position& p) { return static_cast<py::ssize_t>(p.Key()); })
+          "__eq__", [](const BoundPosition& a, const BoundPosition& b) { return a == b; },
+          py::is_operator())
+      .def("__hash__",
+           [](const BoundPosition& b) { return static_cast<py::ssize_t>(b.position.Key()); })
       .def("__repr__",
-           [](const Position& p) {
-             return absl::StrCat("Position('", divercite::ToPositionString(p), "')");
+           [](const BoundPosition& b) {
+             return absl::StrCat("Position('", divercite::ToPositionString(b.position), "')");
            })
       .def("__str__",
-           [](const Position& p) {
-             std::string picture = divercite::BoardPicture(p);
+           [](const BoundPosition& b) {
+             std::string picture = divercite::BoardPicture(b.position);
              picture.pop_back();  // print() adds the last line's end
              return picture;
            })
-      .def(py::pickle([](const Position& p) { return divercite::ToPositionString(p); },
-                      [](const std::string& fen) { return divercite::Parse(fen); }));
+      .def(py::pickle(
+          [](const BoundPosition& b) {
+            return py::object(
+                py::make_tuple(divercite::ToPositionString(b.position), divercite::LastMove(b)));
+          },
+          [](py::object state) { return divercite::Unpickle(state); }));
 }

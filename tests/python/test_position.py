@@ -292,3 +292,41 @@ def test_pickle():
         back = pickle.loads(pickle.dumps(position))
         assert back == position and back.scores == position.scores
         assert back.result() == position.result()
+
+
+# -- the board in the course's names, and the last move
+
+def test_board_and_from_board_along_a_game():
+    position = divercite.Position()
+    for move in GAMES[3]["moves"]:
+        position.play(move)
+        board = position.board()
+        assert board[(int(move[2]), int(move[3]))][:2] == move[:2]
+        back = divercite.Position.from_board(board)
+        assert back == position and back.scores == position.scores and back.last_move is None
+    assert len(board) == 40
+
+
+@pytest.mark.parametrize("board, message", [
+    ({(0, 0): "RCW"}, "not a cell"), ({(1, 4): "RRW"}, "resource on a city cell"),
+    ({(1, 4): "RCX"}, "like RCW"), ({(1, 4): "RCB"}, "alternating moves"),
+    ({(1, 4): "RCW", (2, 3): "RCW", (3, 4): "RCW"}, "more than 2 R cities")])
+def test_from_board_refuses_what_no_game_has(board, message):
+    with pytest.raises(ValueError, match=message):
+        divercite.Position.from_board(board)
+    with pytest.raises(TypeError):
+        divercite.Position.from_board([((1, 4), "RCW")])
+
+
+def test_last_move():
+    assert divercite.Position().last_move is None
+    position = divercite.Position.from_moves(["RC14", "RR04"])
+    assert position.last_move == "RR04" and position.copy().last_move == "RR04"
+    assert pickle.loads(pickle.dumps(position)).last_move == "RR04"
+    with pytest.raises(ValueError):
+        position.play("RR04")
+    assert position.last_move == "RR04"
+    position.play("GC23")
+    assert position.last_move == "GC23"
+    assert divercite.Position(position.fen()).last_move is None
+    assert divercite.Position(position.fen()) == position

@@ -112,7 +112,12 @@ def _log(message: str) -> None:
 
 
 def position_string(state) -> str:
-    """The engine's position string (``<rows> <side>``) of a course GameStateDivercite."""
+    """The engine's position string (``<rows> <side>``) of a course GameStateDivercite.
+
+    Kept here, like course_bridge/notation.py's writer, rather than taken from the Python
+    package (``divercite.Position.from_course_state(state).fen()``): this player runs on the
+    course's Python with the standard library only, installed whether or not the package is
+    built (DIVERCITE_PYTHON_PACKAGE)."""
     env = state.get_rep().get_env()
     rows = []
     for i, columns in enumerate(_ROW_COLUMNS):

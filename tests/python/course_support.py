@@ -1,0 +1,94 @@
+"""The course's own framework for the Python package's tests: its folders on sys.path, its
+start state, its states along a game, and its master run headless in a subprocess.
+
+DIVERCITE_COURSE_DIR (ctest sets it; default ../shared/course beside the checkout) holds the
+course's divercite/ and seahorse/ folders.
+"""
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from reference_data import REPO
+
+COURSE_DIR = Path(os.environ.get("DIVERCITE_COURSE_DIR")
+                  or Path(REPO).parent / "shared" / "course")
+MAIN = COURSE_DIR / "divercite" / "main_divercite.py"
+GREEDY = COURSE_DIR / "divercite" / "greedy_player_divercite.py"
+RANDOM = COURSE_DIR / "divercite" / "random_player_divercite.py"
+AGENTS = Path(__file__).resolve().parent / "agents"
+for folder in (COURSE_DIR / "divercite", COURSE_DIR / "seahorse"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+from board_divercite import BoardDivercite  # noqa: E402  (the course's code)
+from game_state_divercite import GameStateDivercite  # noqa: E402
+from player_divercite import PlayerDivercite  # noqa: E402
+
+
+def players(names=("first", "second"), ids=(None, None)):
+    """The course's two plain players, first ("W") and second ("B")."""
+    return [PlayerDivercite(t, name=n, id=i) for t, n, i in zip("WB", names, ids)]
+
+
+def initial_state(first, second):
+    """The course's start state, built as main_divercite.py's play() builds it."""
+    both = [first, second]
+    left = {p.get_id(): {c + t: (3 if t == "R" else 2) for c in "RGBY" for t in "CR"}
+            for p in both}
+    return GameStateDivercite(scores={p.get_id(): 0 for p in both}, next_player=first,
+                              players=both, rep=BoardDivercite(env={}, dim=[9, 9]), step=0,
+                              players_pieces_left=left)
+
+
+def course_states(moves, start):
+    """The course's states from `start` along `moves`, played by its own apply_action."""
+    from seahorse.game.light_action import LightAction
+    states = [start]
+    for move in moves:
+        action = LightAction({"piece": move[:2], "position": (int(move[2]), int(move[3]))})
+        states.append(states[-1].apply_action(action))
+    return states
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("localhost", 0))
+        return s.getsockname()[1]
+
+
+def run_master(player_files, folder, record=False, timeout=120):
+    """Runs a headless game of the course's master (`-t local`) in `folder` between two player
+    files; returns the master's log once its VERDICT line is written (and the master has
+    exited, or was interrupted as a student's Ctrl-C would: its shutdown sometimes hangs)."""
+    # The course's seahorse, then ours (the divercite package, for the agents that use it).
+    import divercite
+    path = [str(COURSE_DIR / "seahorse"), str(Path(divercite.__file__).resolve().parents[1])]
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=os.pathsep.join(path))
+    command = [sys.executable, str(MAIN), "-t", "local", "-g", "-l", "INFO",
+               "-p", str(free_port())] + (["-r"] if record else []) + [str(p) for p in player_files]
+    log_path = Path(folder) / "master.log"
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(command, cwd=folder, env=env, stdout=log,
+                                   stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + timeout
+        while "VERDICT" not in log_path.read_text() and process.poll() is None:
+            assert time.monotonic() < deadline, log_path.read_text()[-3000:]
+            time.sleep(0.1)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    return log_path.read_text()
