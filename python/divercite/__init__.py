@@ -35,6 +35,10 @@ Modules:
             written (the files its GUI replays)
     svg     `svg.board(position)`: an SVG picture drawn as the course's GUI draws the board;
             a position shows itself so in Jupyter (`Position._repr_svg_`)
+    engine  any engine of our protocol from Python (`engine.Engine.popen(path)`, `play`,
+            `analyse`), imported on demand: `from divercite.engine import Engine`
+    records the match runner's records and `divercite-analyze --json` lines as dataclasses,
+            and as rows for pandas: `from divercite import records`
 """
 
 from . import course, svg
