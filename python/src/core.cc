@@ -109,20 +109,6 @@ BoundPosition FromMoves(py::handle moves) {
   return bound;
 }
 
-const char* ResultText(GameResult result) {
-  switch (result) {
-    case GameResult::kFirstWins:
-      return "1-0";
-    case GameResult::kSecondWins:
-      return "0-1";
-    case GameResult::kDraw:
-      return "1/2-1/2";
-    case GameResult::kOngoing:
-      break;
-  }
-  return "*";
-}
-
 // {"w": {"RC": 2, "RR": 3, "GC": 2, ...}, "b": {...}}: the course's piece names, in its order.
 py::dict PiecesLeft(const Position& position) {
   py::dict sides;
@@ -294,7 +280,7 @@ PYBIND11_MODULE(_core, m) {
           "True once the 40 plies are played.")
       .def(
           "result",
-          [](const BoundPosition& b) { return divercite::ResultText(b.position.Result()); },
+          [](const BoundPosition& b) { return std::string(GameResultText(b.position.Result())); },
           "'1-0', '0-1', '1/2-1/2', or '*' while the game goes on.")
       .def(
           "fen", [](const BoundPosition& b) { return divercite::ToPositionString(b.position); },

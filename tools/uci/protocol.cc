@@ -22,20 +22,6 @@ namespace {
 
 constexpr absl::string_view kEngineAuthor = "the Divercite engine developers";
 
-absl::string_view ResultText(GameResult result) {
-  switch (result) {
-    case GameResult::kFirstWins:
-      return "1-0";
-    case GameResult::kSecondWins:
-      return "0-1";
-    case GameResult::kDraw:
-      return "1/2-1/2";
-    case GameResult::kOngoing:
-      break;
-  }
-  return "*";
-}
-
 absl::string_view UgiResultText(GameResult result) {
   switch (result) {
     case GameResult::kFirstWins:
@@ -335,7 +321,7 @@ void Protocol::Display() {
   Send(absl::StrCat("fen ", ToPositionString(session_.position())));
   Send(absl::StrCat("scores ", session_.position().Score(Player::kFirst), " ",
                     session_.position().Score(Player::kSecond)));
-  Send(absl::StrCat("result ", ResultText(session_.position().Result())));
+  Send(absl::StrCat("result ", GameResultText(session_.position().Result())));
 }
 
 void Protocol::ShowEvaluation() {
