@@ -31,7 +31,8 @@ endif()
 # course's packages, and the Python package is built for it and installed where it looks.
 set(DIVERCITE_PYTHON /usr/bin/python3 CACHE FILEPATH
     "Python the package is built for and the Python tests run with (Debian's, with the course's packages)")
-option(DIVERCITE_PYTHON_PACKAGE "Build the Python package `divercite` (python/)" ON)
+option(DIVERCITE_PYTHON_PACKAGE
+  "Build the Python package's compiled rules, divercite._core (python/src/; its pure-Python modules, divercite.engine for the course player among them, are always built)" ON)
 
 divercite_require(absl engine "The engine" CONFIG)
 divercite_require(mimalloc engine "The engine" CONFIG)

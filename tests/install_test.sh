@@ -1,27 +1,29 @@
 #!/usr/bin/env bash
 # An installed copy works outside the checkout:
 #
-#   tests/install_test.sh CMAKE BUILD_DIR COURSE_DIR PYTHON [PACKAGE_DIR]
+#   tests/install_test.sh CMAKE BUILD_DIR COURSE_DIR PYTHON PACKAGE_DIR [compiled]
 #
 # installs BUILD_DIR into a temporary prefix P (`cmake --install`), then, from a folder that
 # is neither the checkout nor the build tree, with nothing pointing at either:
 #   - P/bin/divercite bench prints the search's signature;
 #   - P/bin/divercite-match plays two games of P/bin/divercite against its random agent;
 #   - the course's own framework (COURSE_DIR, run by PYTHON) plays a game between
-#     P/share/divercite/seahorse/divercite_player.py (with its sibling
-#     divercite_engine_process.py), which must find P/bin/divercite by itself, and the
+#     P/share/divercite/seahorse/divercite_player.py, which must find P/bin/divercite and
+#     the package's engine client (P/PACKAGE_DIR/divercite/engine.py) by itself, and the
 #     course's random player;
 #   - P/bin/divercite-match plays a course agent through P/share/divercite/seahorse/
 #     course_engine.py;
-#   - unless PACKAGE_DIR is `none`: PYTHON imports the Python package installed in
-#     P/PACKAGE_DIR/divercite (lib/python3/dist-packages, Debian's layout) and plays moves.
+#   - with `compiled` (the package's compiled rules built): PYTHON imports the Python
+#     package installed in P/PACKAGE_DIR/divercite (lib/python3/dist-packages, Debian's
+#     layout) and plays moves.
 set -euo pipefail
 
-cmake=${1:?usage: install_test.sh CMAKE BUILD_DIR COURSE_DIR PYTHON}
+cmake=${1:?usage: install_test.sh CMAKE BUILD_DIR COURSE_DIR PYTHON PACKAGE_DIR [compiled]}
 build=$(realpath "${2:?the build tree}")
 course=$(realpath "${3:?the folder of the course framework}")
 python=${4:?the Python that runs the course framework}
-package_dir=${5:-none}
+package_dir=${5:?the folder of the Python package in the prefix}
+compiled=${6:-}
 
 log() { echo "[$(date -u +%T)] $*"; }
 fail() {
@@ -44,13 +46,13 @@ log "cmake --install $build --prefix $prefix"
 }
 for file in bin/divercite bin/divercite-perft bin/divercite-match bin/divercite-analyze \
   share/divercite/seahorse/divercite_player.py \
-  share/divercite/seahorse/divercite_engine_process.py share/divercite/seahorse/course_engine.py \
+  share/divercite/seahorse/course_engine.py "$package_dir/divercite/engine.py" \
   share/divercite/plot_tournament.py share/divercite/slurm/submit.sh; do
   [ -e "$prefix/$file" ] || fail "$file is not installed"
 done
 [ -x "$prefix/share/divercite/seahorse/course_engine.py" ] || fail "course_engine.py lost its x bit"
 
-if [ "$package_dir" != none ]; then
+if [ "$compiled" = compiled ]; then
   log "the Python package from $package_dir"
   check_package='import divercite, sys
 assert divercite.__file__.startswith(sys.argv[1]), divercite.__file__

@@ -41,11 +41,33 @@ Modules:
             and as rows for pandas: `from divercite import records`
 """
 
-from . import course, svg
-from ._core import START_FEN, Position, __version__
+import sys as _sys
 
-# Python-side methods of the C++ class (the C++ side knows nothing of the course or SVG).
-Position.from_course_state = staticmethod(course.position_from_course_state)
-Position._repr_svg_ = svg.board
+try:
+    from ._core import START_FEN, Position, __version__
+except ImportError as _error:
+    # The compiled rules are built for one Python (CMake's DIVERCITE_PYTHON, Debian's by
+    # default): under another (a virtualenv of another version, conda) they do not load.
+    # The protocol's client, divercite.engine, needs none of them, so the package still
+    # imports (the course player, tools/seahorse/divercite_player.py, runs on whatever Python
+    # the course is run with); the names below say why they are missing.
+    _CORE_MISSING = (
+        f"divercite's compiled rules (divercite._core) do not load in this Python "
+        f"({_sys.executable}, {_sys.version.split()[0]}): {_error}. They are built for the "
+        f"Python CMake was given (-DDIVERCITE_PYTHON=..., /usr/bin/python3 by default); "
+        f"divercite.engine works without them")
 
-__all__ = ["Position", "START_FEN", "__version__", "course", "svg"]
+    def __getattr__(name: str):
+        if name in ("Position", "START_FEN", "__version__", "course", "svg", "records"):
+            raise ImportError(_CORE_MISSING)
+        raise AttributeError(f"module 'divercite' has no attribute {name!r}")
+
+    __all__: list = []
+else:
+    from . import course, svg
+
+    # Python-side methods of the C++ class (the C++ side knows nothing of the course or SVG).
+    Position.from_course_state = staticmethod(course.position_from_course_state)
+    Position._repr_svg_ = svg.board
+
+    __all__ = ["Position", "START_FEN", "__version__", "course", "svg"]

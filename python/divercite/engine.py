@@ -24,8 +24,12 @@ import time
 import weakref
 from typing import Optional, Union
 
-from ._core import Position
 from ._protocol import Option, find_option, go_command, parse_info, parse_option_line
+
+try:
+    from ._core import Position
+except ImportError:  # the compiled rules do not load in this Python (see __init__.py)
+    Position = None
 
 __all__ = ["Engine", "EngineError", "EngineTerminatedError", "EngineTimeoutError", "Option",
            "PlayResult", "DEFAULT_SEARCH_TIMEOUT", "TIMEOUT_MARGIN"]
@@ -210,8 +214,8 @@ class Engine:
         """Sets `options` (name -> value): all checked against the advertised options
         first (ValueError naming the option), then each sent; an `info string error`
         answer raises EngineError naming the option and the engine's reason."""
-        checked = [(find_option(self.options, name), find_option(self.options, name)
-                    .check(value)) for name, value in options.items()]
+        checked = [(find_option(self.options, name), self.check_option(name, value))
+                   for name, value in options.items()]
         for option, value in checked:
             command = f"setoption name {option.name}" + \
                 ("" if option.type == "button" else f" value {value}")
@@ -222,6 +226,12 @@ class Engine:
             if option.name.lower() == "multipv":
                 self._multipv = int(value)
 
+    def check_option(self, name: str, value) -> str:
+        """`value` as `setoption` would send it for the option `name` (whatever its case);
+        ValueError naming the option if the engine does not list it or would not take the
+        value. Sends nothing."""
+        return find_option(self.options, name).check(value)
+
     def ping(self, timeout: Optional[float] = None) -> None:
         """`isready`, `readyok` within `timeout` (the popen timeout by default)."""
         self._exchange(["isready"], "readyok", timeout)
@@ -230,14 +240,19 @@ class Engine:
         """`ucinewgame`: the engine forgets the game (its table)."""
         self._exchange(["ucinewgame", "isready"], "readyok")
 
-    def play(self, position, *, timeout: Optional[float] = None, **limits) -> PlayResult:
+    def play(self, position, *, timeout: Optional[float] = None, grace: float = STOP_GRACE,
+             **limits) -> PlayResult:
         """Searches `position` (a divercite.Position or a position string) within `limits`
         (movetime, depth, nodes, wtime, btime, winc, binc in ms or plies; prove=True for `go
         prove`); at least one of the first five. Raises EngineError if the engine answers an
-        error, no move, or an illegal one. Without `timeout`, a search waits for its movetime
-        or its side's clock plus TIMEOUT_MARGIN, else DEFAULT_SEARCH_TIMEOUT seconds; then
-        `stop`, then the engine is killed (EngineTimeoutError) STOP_GRACE later."""
-        position, move, reports = self._search(position, limits, timeout)
+        error, no move, or an illegal one. Without `timeout` (seconds from the call), a
+        search waits for its movetime or its side's clock plus TIMEOUT_MARGIN, else
+        DEFAULT_SEARCH_TIMEOUT seconds; then `stop`, then the engine is killed
+        (EngineTimeoutError) `grace` seconds later.
+
+        Without the compiled rules (divercite._core built for another Python), positions are
+        strings and the move is not checked against the legal moves: the caller checks it."""
+        position, move, reports = self._search(position, limits, timeout, grace)
         report = reports.get(1, {})
         info = report.get("info", {})
         return PlayResult(move=move, score=info.get("score"), bound=info.get("bound"),
@@ -246,7 +261,7 @@ class Engine:
                           time_ms=info.get("time"), pv=info.get("pv", []), info=info)
 
     def analyse(self, position, *, multipv: int = 1, timeout: Optional[float] = None,
-                **limits):
+                grace: float = STOP_GRACE, **limits):
         """Searches as play() does and returns the final report as a dict (parse_info's
         keys, with `exact` and `proven`); with multipv=N > 1, a list of N of them, best
         first, which needs an engine with the option MultiPV (EngineError otherwise)."""
@@ -255,43 +270,49 @@ class Engine:
                 raise EngineError(f"{self.name}: the engine has no MultiPV option, so it "
                                   f"analyses one line only: use multipv=1")
             self.configure({"MultiPV": multipv})
-        _, _, reports = self._search(position, limits, timeout)
+        _, _, reports = self._search(position, limits, timeout, grace)
         lines = [{**report.get("info", {}), "exact": report.get("exact", False),
                   "proven": report.get("proven")} for _, report in sorted(reports.items())]
         return lines if multipv > 1 else (lines[0] if lines else {"exact": False,
                                                                   "proven": None})
 
-    def _search(self, position, limits: dict, timeout: Optional[float]):
-        if not isinstance(position, Position):
+    def _search(self, position, limits: dict, timeout: Optional[float], grace: float):
+        if Position is not None and not isinstance(position, Position):
             position = Position(position)
-        command, seconds = go_command(limits, position.side_to_move)
+        fen = position.fen() if Position is not None else str(position).strip()
+        side_to_move = position.side_to_move if Position is not None else fen.rsplit(None, 1)[-1]
+        command, seconds = go_command(limits, side_to_move)
         if timeout is None:
             timeout = DEFAULT_SEARCH_TIMEOUT if seconds is None else seconds + TIMEOUT_MARGIN
-        errors = self._errors(self._exchange([f"position fen {position.fen()}", "isready"],
-                                             "readyok"))
+        deadline = time.monotonic() + timeout
+        errors = self._errors(self._exchange([f"position fen {fen}", "isready"], "readyok",
+                                             min(self.timeout, timeout)))
         if errors:
             raise EngineError(f"{self.name}: the engine refused the position "
-                              f"{position.fen()}: {'; '.join(errors)}")
+                              f"{fen}: {'; '.join(errors)}")
         self._send(command)
-        line, reports, errors = self._await_bestmove(command, timeout)
+        line, reports, errors = self._await_bestmove(command, deadline, grace, timeout)
         words = line.split()
         said = f" (the engine said: {'; '.join(errors)})" if errors else ""
         if len(words) < 2:
             raise EngineError(f"{self.name}: '{line}' names no move{said}")
+        if Position is None:
+            return position, (None if words[1] == "(none)" else words[1]), reports
         if words[1] == "(none)" and position.is_over():
             return position, None, reports
         if words[1] not in position.legal_moves():
             raise EngineError(f"{self.name}: '{line}' is not a legal move in "
-                              f"{position.fen()}{said}")
+                              f"{fen}{said}")
         return position, words[1], reports
 
-    def _await_bestmove(self, command: str, timeout: float):
+    def _await_bestmove(self, command: str, deadline: float, grace: float,
+                        timeout: float):
         """Reads up to `bestmove`: (that line, {multipv: {"info", "exact", "proven"}},
-        the errors the engine said). `stop` at `timeout`, killed STOP_GRACE later. An error
-        before any report is followed by `isready`: a `readyok` before `bestmove` means the
-        engine refused the `go` (and will send no move)."""
-        deadline = time.monotonic() + timeout
-        waiting = f"'bestmove' to '{command}' within {timeout:.1f} s and {STOP_GRACE} s " \
+        the errors the engine said). `stop` at `deadline` (`timeout` seconds from the call),
+        killed `grace` seconds later. An error before any report is followed by `isready`: a
+        `readyok` before `bestmove` means the engine refused the `go` (and will send no
+        move)."""
+        waiting = f"'bestmove' to '{command}' within {timeout:.1f} s and {grace:.1f} s " \
                   f"after 'stop'"
         reports: dict = {}
         errors: list = []
@@ -301,7 +322,7 @@ class Engine:
             line = self._read(deadline, waiting, quiet=not stopped)
             if line is None:
                 self._send("stop")
-                stopped, deadline = True, deadline + STOP_GRACE
+                stopped, deadline = True, deadline + grace
                 continue
             if line.startswith("bestmove"):
                 if pinged:

@@ -1,5 +1,5 @@
-"""What the course-player tests share: paths, the course's code on sys.path, the modules
-under test (the player and its engine process), course states, process checks and a
+"""What the course-player tests share: paths, the course's code on sys.path, the module
+under test (the player), course states, process checks and a
 protocol engine that misbehaves on demand.
 
 Environment (ctest sets them; the defaults suit a checkout beside ../shared):
@@ -24,8 +24,9 @@ SOURCE_DIR = Path(os.environ.get("DIVERCITE_SOURCE_DIR") or Path(__file__).resol
 ENGINE = Path(os.environ.get("DIVERCITE_ENGINE") or SOURCE_DIR / "build" / "bin" / "divercite")
 COURSE_DIR = Path(os.environ.get("DIVERCITE_COURSE_DIR") or SOURCE_DIR.parent / "shared" / "course")
 PLAYER = SOURCE_DIR / "tools" / "seahorse" / "divercite_player.py"
-# The player's sibling module (the engine process): a copy of the player needs it beside it.
-ENGINE_PROCESS = PLAYER.parent / "divercite_engine_process.py"
+# The Python package the player speaks to the engine through (divercite.engine), in the build
+# tree of ENGINE.
+PACKAGE = ENGINE.resolve().parent.parent / "python" / "divercite"
 MAIN = COURSE_DIR / "divercite" / "main_divercite.py"
 GREEDY = COURSE_DIR / "divercite" / "greedy_player_divercite.py"
 RANDOM = COURSE_DIR / "divercite" / "random_player_divercite.py"
@@ -37,8 +38,7 @@ from board_divercite import BoardDivercite  # noqa: E402  (the course's code)
 from game_state_divercite import GameStateDivercite  # noqa: E402
 from player_divercite import PlayerDivercite  # noqa: E402,F401  (for the tests)
 
-import divercite_engine_process  # noqa: E402,F401  (the modules under test)
-import divercite_player  # noqa: E402,F401
+import divercite_player  # noqa: E402,F401  (the module under test)
 
 
 @contextlib.contextmanager

@@ -133,7 +133,7 @@ class PlayerInProcessTest(unittest.TestCase):
             with self.assertRaises(divercite_player.DiverciteEngineError) as caught:
                 divercite_player.MyPlayer("W")
         message = str(caught.exception)
-        self.assertIn("exited (code 3)", message)
+        self.assertIn("exited with code 3", message)
         self.assertIn("fake engine: cannot start", message)
         self.assertIn("DIVERCITE_ENGINE", message)
 
@@ -189,7 +189,7 @@ class PlayerInProcessTest(unittest.TestCase):
 
     def test_engine_crashing_on_go_gives_a_fallback_move(self):
         _, seconds, errors, pid = self.play_one_move_with(self.fakes["crash"], 900)
-        self.assertIn("exited (code 5)", errors)
+        self.assertIn("exited with code 5", errors)
         self.assertIn("fake engine: crashing on go", errors)
         self.assertIn("fallback move", errors)
         self.assertLess(seconds, 5)

@@ -26,10 +26,10 @@ from pathlib import Path
 
 import socketio
 
-from player_support import (CLEAN, COURSE_DIR, ENGINE, ENGINE_PROCESS, FAKE_ENGINE, MAIN,
-                            PLAYER, SOURCE_DIR, GameStateDivercite, PlayerDivercite,
-                            divercite_engine_process, divercite_player, environment, free_port,
-                            initial_state, interrupt, legal_names, move_name, write_script)
+from player_support import (CLEAN, COURSE_DIR, ENGINE, FAKE_ENGINE, MAIN, PACKAGE, PLAYER,
+                            SOURCE_DIR, GameStateDivercite, PlayerDivercite, divercite_player,
+                            environment, free_port, initial_state, interrupt, legal_names,
+                            move_name, write_script)
 from seahorse.player.proxies import InteractivePlayerProxy  # the course's human player
 
 HUMAN_PACE_S = divercite_player.HUMAN_PACE_MS / 1000
@@ -49,25 +49,42 @@ class EngineDiscoveryTest(unittest.TestCase):
     """DIVERCITE_ENGINE first, then a checkout's build, then an installed copy's bin/."""
 
     def run_installed_copy(self, prefix: Path) -> subprocess.CompletedProcess:
-        """Starts a player from a copy of its two modules installed in `prefix` as
-        `cmake --install build --prefix P` lays them out, without DIVERCITE_ENGINE."""
+        """Starts a player from a copy of it and of the package's pure-Python modules
+        installed in `prefix` as `cmake --install build --prefix P` lays them out, without
+        DIVERCITE_ENGINE."""
         folder = prefix / "share" / "divercite" / "seahorse"
         folder.mkdir(parents=True)
         shutil.copy(PLAYER, folder)
-        shutil.copy(ENGINE_PROCESS, folder)
+        package = prefix / "lib" / "python3" / "dist-packages" / "divercite"
+        shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns("*.so"))
+        # The package copied without its compiled rules, as on a Python they were not built
+        # for: the player needs only the engine client. It plays the first move.
         script = (f"import sys; sys.path[:0] = {[str(COURSE_DIR / 'divercite'), str(folder)]!r}\n"
                   "import divercite_player\n"
+                  "from board_divercite import BoardDivercite\n"
+                  "from game_state_divercite import GameStateDivercite\n"
+                  "from player_divercite import PlayerDivercite\n"
                   "player = divercite_player.MyPlayer('W')\n"
                   "print(player._engine_path)\n"
+                  "players = [player, PlayerDivercite('B', name='other')]\n"
+                  "pieces = {p.get_id(): {c + t: 3 if t == 'R' else 2 for c in 'RGBY' "
+                  "for t in 'CR'} for p in players}\n"
+                  "state = GameStateDivercite(scores={p.get_id(): 0 for p in players}, "
+                  "next_player=player, players=players, rep=BoardDivercite(env={}, "
+                  "dim=[9, 9]), step=0, players_pieces_left=pieces)\n"
+                  "action = player.compute_action(current_state=state, remaining_time=900)\n"
+                  "print(action.data['piece'] in ('RC', 'GC', 'BC', 'YC'))\n"
+                  "print(sys.modules['divercite.engine'].__file__)\n"
+                  "print(sys.modules['divercite.engine'].Position)\n"
                   "player.close()\n")
         env = {k: v for k, v in os.environ.items() if not k.startswith("DIVERCITE_")}
         env.update(PATH="/usr/bin:/bin", PYTHONPATH=str(COURSE_DIR / "seahorse"),
-                   PYTHONDONTWRITEBYTECODE="1")
+                   PYTHONDONTWRITEBYTECODE="1", DIVERCITE_MOVETIME="50")
         return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                               env=env, timeout=60)
 
     def test_a_checkout_looks_in_its_build_tree_first(self):
-        places = [path for path, _ in divercite_engine_process._engine_places()]
+        places = [path for path, _ in divercite_player._engine_places()]
         self.assertEqual(places[0], SOURCE_DIR.resolve() / "build" / "bin" / "divercite")
 
     def test_an_installed_copy_plays_with_the_installed_engine(self):
@@ -76,7 +93,10 @@ class EngineDiscoveryTest(unittest.TestCase):
         (prefix / "bin" / "divercite").symlink_to(ENGINE.resolve())
         result = self.run_installed_copy(prefix)
         self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertEqual(result.stdout.strip(), str(prefix / "bin" / "divercite"))
+        package = prefix / "lib" / "python3" / "dist-packages" / "divercite"
+        self.assertEqual(result.stdout.split(), [str(prefix / "bin" / "divercite"), "True",
+                                                 str(package / "engine.py"), "None"])
+        self.assertNotIn("fallback", result.stderr)
 
     def test_no_engine_names_the_places_tried(self):
         prefix = Path(self.enterContext(tempfile.TemporaryDirectory(prefix="divercite_p_")))
@@ -101,9 +121,9 @@ class EngineDiscoveryTest(unittest.TestCase):
 
 
 class ModuleLayoutTest(unittest.TestCase):
-    """The player imports its sibling module however it is loaded."""
+    """The player finds the package's engine client however it is loaded."""
 
-    def test_the_player_loaded_by_path_finds_its_sibling_and_leaves_sys_path(self):
+    def test_the_player_loaded_by_path_finds_the_package_and_leaves_sys_path(self):
         # importlib by path, the player's folder nowhere on sys.path (the course's
         # main_divercite.py appends it; other loaders may not).
         script = (f"import importlib.util, sys\n"
@@ -112,7 +132,7 @@ class ModuleLayoutTest(unittest.TestCase):
                   f"spec = importlib.util.spec_from_file_location('player', {str(PLAYER)!r})\n"
                   f"player = importlib.util.module_from_spec(spec)\n"
                   f"spec.loader.exec_module(player)\n"
-                  f"print(sys.modules['divercite_engine_process'].__file__)\n"
+                  f"print(sys.modules['divercite.engine'].__file__)\n"
                   f"print(sys.path == before)\n"
                   f"print(player.find_engine())\n")
         with environment(**CLEAN):
@@ -120,7 +140,7 @@ class ModuleLayoutTest(unittest.TestCase):
                                     text=True, timeout=60, cwd=tempfile.gettempdir(),
                                     env=dict(os.environ, PYTHONPATH=str(COURSE_DIR / "seahorse")))
         self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertEqual(result.stdout.split(), [str(ENGINE_PROCESS.resolve()), "True",
+        self.assertEqual(result.stdout.split(), [str(PACKAGE.resolve() / "engine.py"), "True",
                                                  str(ENGINE)])
 
 
@@ -144,18 +164,20 @@ class OptionsTest(WithFakeEngines):
 
     def test_each_option_the_engine_does_not_take_is_named_with_why(self):
         cases = {
-            "Hash=16,Bogus=3": ["Bogus=3 (from DIVERCITE_OPTIONS): the engine has no option "
-                                "named Bogus (it has: Agent, EvalFile, Hash, MoveOverhead"],
-            "Hash=99999999": ["Hash=99999999 (from DIVERCITE_OPTIONS): out of range: Hash "
-                              "is a whole number from 1 to 65536"],
-            "threads=two": ["threads=two (from DIVERCITE_OPTIONS): not a number: Threads is "
-                            "a whole number from 1 to 256"],
-            "Agent=nope": ["Agent=nope (from DIVERCITE_OPTIONS): Agent is one of engine, "
-                           "random, greedy"],
+            "Hash=16,Bogus=3": ["Bogus=3 (from DIVERCITE_OPTIONS): option Bogus: the engine "
+                                "has no such option (it has: Agent, EvalFile, Hash, "
+                                "MoveOverhead"],
+            "Hash=99999999": ["Hash=99999999 (from DIVERCITE_OPTIONS): option Hash: 99999999 "
+                              "is out of range (a whole number from 1 to 65536)"],
+            "threads=two": ["threads=two (from DIVERCITE_OPTIONS): option Threads: 'two' is not "
+                            "a whole number (a whole number from 1 to 256)"],
+            "Agent=nope": ["Agent=nope (from DIVERCITE_OPTIONS): option Agent: 'nope' is not "
+                           "one of engine, random, greedy"],
             # Every problem in the one error, before anything is sent.
             "MoveOverhead=-5,Seed=1.5": [
-                "MoveOverhead=-5 (from DIVERCITE_OPTIONS): out of range",
-                "Seed=1.5 (from DIVERCITE_OPTIONS): not a number"],
+                "MoveOverhead=-5 (from DIVERCITE_OPTIONS): option MoveOverhead: -5 is out of "
+                "range",
+                "Seed=1.5 (from DIVERCITE_OPTIONS): option Seed: '1.5' is not a whole number"],
             "Hash=16,Threads": ["'Threads' is not Name=Value"],
         }
         for options, expected in cases.items():
@@ -173,18 +195,18 @@ class OptionsTest(WithFakeEngines):
                                 DIVERCITE_OPTIONS="Hash=8,Agent=greedy")):
             with self.assertRaises(divercite_player.DiverciteEngineError) as caught:
                 divercite_player.MyPlayer("W")
-        self.assertIn("Agent=greedy (from DIVERCITE_OPTIONS): Agent is one of engine, "
-                      "skypiea_v5", str(caught.exception))
+        self.assertIn("Agent=greedy (from DIVERCITE_OPTIONS): option Agent: 'greedy' is not "
+                      "one of engine, skypiea_v5", str(caught.exception))
         self.assertEqual([line for line in self.record.read_text().splitlines()
-                          if not line.startswith(("stop", "quit"))], ["uci"])
+                          if not line.startswith(("stop", "quit"))], ["uci", "isready"])
 
     def test_an_option_the_engine_answers_with_an_error_is_named(self):
         with environment(**dict(CLEAN, DIVERCITE_ENGINE=self.fakes["rejects"],
                                 DIVERCITE_OPTIONS="Threads=2")):
             with self.assertRaises(divercite_player.DiverciteEngineError) as caught:
                 divercite_player.MyPlayer("W")
-        self.assertIn("rejected the option Threads=2 (from DIVERCITE_OPTIONS): setoption: "
-                      "Threads: not on this machine", str(caught.exception))
+        self.assertIn("refused the option Threads=2: setoption: Threads: not on this machine "
+                      "(from DIVERCITE_OPTIONS)", str(caught.exception))
 
     def test_options_reach_the_engine(self):
         with environment(**dict(CLEAN, DIVERCITE_OPTIONS="Hash=8, Threads=1,Agent=greedy")):
@@ -228,10 +250,10 @@ class ProtocolLinesTest(WithFakeEngines):
 
     def check(self, variables, remaining, options, go, human=False):
         lines, errors = self.lines_sent(variables, remaining, human)
-        expected = ["uci"]
+        expected = ["uci", "isready"]
         for option in options:
             expected += [option, "isready"]
-        expected += ["isready", "position fen G/3/5/7/9/7/5/3/1 b", go]
+        expected += ["position fen G/3/5/7/9/7/5/3/1 b", "isready", go]
         self.assertEqual(lines[:len(expected)], expected)
         self.assertIn("quit", lines[len(expected):])
         return errors
@@ -245,7 +267,7 @@ class ProtocolLinesTest(WithFakeEngines):
             ({"DIVERCITE_MOVETIME": "150"}, 900, self.DEFAULTS, "go movetime 150"),
             # Capped so that the 20 moves left fit in the clock, the overhead kept for each.
             ({"DIVERCITE_MOVETIME": "5000", "DIVERCITE_OPTIONS": "MoveOverhead=100,hash=32"},
-             42.0, ["setoption name MoveOverhead value 100", "setoption name hash value 32"],
+             42.0, ["setoption name MoveOverhead value 100", "setoption name Hash value 32"],
              "go movetime 2000"),
         ]
         for variables, remaining, options, go in cases:

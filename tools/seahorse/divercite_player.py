@@ -9,11 +9,14 @@ Name this file on the course's command line, from the course's ``divercite/`` fo
 
 Each ``MyPlayer`` starts one ``divercite`` engine process and speaks its UCI-style protocol
 (``uci``, ``setoption``, ``isready``, ``position fen``, ``go``, ``stop``, ``quit``) through
-the sibling module ``divercite_engine_process.py``, which must stay beside this file. Every
-move, the position string is built from the course state's board and side to move (exact:
-the score is a function of the board), the engine is asked ``go wtime <ms> btime <ms>`` with
-the clock the master gives us (the same for the opponent's, which the course does not give),
-or ``go movetime <ms>``, and its ``bestmove`` is returned as the course's ``LightAction``.
+the project's Python package, ``divercite.engine`` (its pure-Python part: it works on any
+Python the course runs on, the compiled rules not needed), found beside the engine: a
+checkout's ``<repo>/build/python``, an installed copy's ``P/lib/python3/dist-packages``,
+else wherever ``import divercite`` finds it. Every move, the position string is built from
+the course state's board and side to move (exact: the score is a function of the board), the
+engine is asked ``go wtime <ms> btime <ms>`` with the clock the master gives us (the same for
+the opponent's, which the course does not give), or ``go movetime <ms>``, and its
+``bestmove`` is returned as the course's ``LightAction``.
 
 Environment variables:
 
@@ -50,37 +53,158 @@ attribute whose name does not start with ``_``: the only public ones are ``name`
 and ``piece_type``.
 
 Offers ``MyPlayer``, ``position_string(state)`` (the engine's position string of a course
-state), ``human_opponent(state)``, ``DEFAULT_MOVE_OVERHEAD_MS``, ``DEFAULT_HASH_MB``,
-``HUMAN_PACE_MS``, and, from the sibling module, ``find_engine()`` and
-``DiverciteEngineError``.
+state), ``human_opponent(state)``, ``find_engine()``, ``parse_options(text)``,
+``DiverciteEngineError``, ``DEFAULT_MOVE_OVERHEAD_MS``, ``DEFAULT_HASH_MB``,
+``HUMAN_PACE_MS`` and ``STARTUP_TIMEOUT_S``.
 
-Standard library only, plus the sibling module and the course's own code
-(``player_divercite``, ``seahorse``).
+The standard library, ``divercite.engine`` and the course's own code (``player_divercite``,
+``seahorse``).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
 
 from player_divercite import PlayerDivercite
 
-# The engine process is the sibling module divercite_engine_process.py. The course's
-# main_divercite.py appends this file's folder to sys.path before importing this file, but a
-# player loaded another way (importlib by path, a copy run from elsewhere) may not have it
-# there. The folder goes first for this import only, so that the sibling found is this
-# folder's, then sys.path is left as it was, so that no module here shadows the course's.
-_HERE = str(Path(__file__).resolve().parent)
-sys.path.insert(0, _HERE)
-try:
-    # DiverciteEngineError and find_engine are also this module's public names.
-    from divercite_engine_process import (STARTUP_TIMEOUT_S, DiverciteEngineError, Engine,
-                                          EngineExited, EngineTimeout, find_engine,
-                                          parse_options)
-finally:
-    sys.path.remove(_HERE)
+_HERE = Path(__file__).resolve().parent
+
+
+class DiverciteEngineError(RuntimeError):
+    """The engine or the package is missing, the engine does not start, or it rejects an
+    option."""
+
+
+def _package_places() -> list[tuple[Path, str]]:
+    """Where the package divercite is looked for, in order, with what each is: beside the
+    engine DIVERCITE_ENGINE names (its build tree's python/, or its prefix's
+    lib/python3/dist-packages), then beside this file in a checkout (<repo>/tools/seahorse/)
+    or in an installed copy (P/share/divercite/seahorse/, from `cmake --install build
+    --prefix P`)."""
+    places = []
+    engine = os.environ.get("DIVERCITE_ENGINE")
+    if engine:
+        tree = Path(engine).resolve().parent.parent
+        places += [(tree / "python", "beside DIVERCITE_ENGINE, in its build tree"),
+                   (tree / "lib" / "python3" / "dist-packages",
+                    "beside DIVERCITE_ENGINE, in its prefix")]
+    return places + [(_HERE.parent.parent / "build" / "python",
+                      "a checkout's build, made by scripts/build.sh"),
+                     (_HERE.parent.parent.parent / "lib" / "python3" / "dist-packages",
+                      "an installed copy, made by cmake --install build --prefix P")]
+
+
+def _import_engine_client():
+    """The module divercite.engine, from the first of _package_places() that holds the
+    package, else wherever Python finds it. Each place is on sys.path for the import only:
+    left there, its modules could shadow the course's or the student's."""
+    for folder, _ in _package_places():
+        if (folder / "divercite" / "engine.py").is_file():
+            sys.path.insert(0, str(folder))
+            try:
+                return importlib.import_module("divercite.engine")
+            finally:
+                sys.path.remove(str(folder))
+    try:
+        return importlib.import_module("divercite.engine")
+    except ImportError as error:
+        tried = "; ".join(f"{folder} ({what})" for folder, what in _package_places())
+        raise DiverciteEngineError(
+            f"the Python package divercite (its engine client, divercite.engine) not found: "
+            f"tried {tried}; and Python's own path ({error}). Build it with scripts/build.sh "
+            f"in the project's checkout") from None
+
+
+_client = _import_engine_client()
+Engine, EngineError = _client.Engine, _client.EngineError
+EngineTerminatedError, EngineTimeoutError = \
+    _client.EngineTerminatedError, _client.EngineTimeoutError
+
+# How long the engine may take to start (answer `uci` and `isready`), in seconds.
+STARTUP_TIMEOUT_S = 20.0
+
+
+def _engine_places() -> list[tuple[Path, str]]:
+    """Where the engine is looked for without DIVERCITE_ENGINE, in order, with what each is
+    (the places of _package_places())."""
+    return [(_HERE.parent.parent / "build" / "bin" / "divercite",
+             "a checkout's build, made by scripts/build.sh"),
+            (_HERE.parent.parent.parent / "bin" / "divercite",
+             "an installed copy, made by cmake --install build --prefix P")]
+
+
+def find_engine() -> str:
+    """The engine binary: DIVERCITE_ENGINE, else the first of _engine_places() that exists,
+    else `divercite` on PATH; DiverciteEngineError naming the places tried if none does."""
+    explicit = os.environ.get("DIVERCITE_ENGINE")
+    if explicit:
+        return explicit  # _start_engine says so if it is missing
+    for path, _ in _engine_places():
+        if path.is_file() and os.access(path, os.X_OK):
+            return str(path)
+    on_path = shutil.which("divercite")
+    if on_path:
+        return on_path
+    tried = "; ".join(f"{path} ({what})" for path, what in _engine_places())
+    raise DiverciteEngineError(
+        f"divercite engine not found: tried {tried}; and divercite on PATH. Build it with "
+        f"scripts/build.sh in the project's checkout, or set DIVERCITE_ENGINE to its path")
+
+
+def parse_options(text: str) -> list[tuple[str, str]]:
+    """DIVERCITE_OPTIONS's `Name=Value,...` as (name, value) pairs."""
+    options = []
+    for entry in text.split(","):
+        if not entry.strip():
+            continue
+        name, sep, value = entry.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise DiverciteEngineError(
+                f"DIVERCITE_OPTIONS entry {entry.strip()!r} is not Name=Value "
+                f"(e.g. DIVERCITE_OPTIONS=Hash=256,Threads=2,Agent=skypiea_v5)")
+        options.append((name.strip(), value.strip()))
+    return options
+
+
+def _start_engine(path: str, options: list[tuple[str, str, str]], timeout: float):
+    """The engine at `path`, started and set up: `uci`, then each option (name, value, where
+    it comes from) checked against the options the engine lists, all of them before any is
+    sent (every problem in one error), then each sent and checked against its answer."""
+    if not os.path.isfile(path) or not os.access(path, os.X_OK):
+        raise DiverciteEngineError(
+            f"divercite engine not found at {path} (DIVERCITE_ENGINE): build it with "
+            f"scripts/build.sh in the project's checkout, or set DIVERCITE_ENGINE to its path")
+    try:
+        engine = Engine.popen(path, timeout=timeout, name=f"the divercite engine at {path}")
+    except EngineError as error:
+        raise DiverciteEngineError(
+            f"{error}: check that {path} is the divercite engine (build it with "
+            f"scripts/build.sh, or set DIVERCITE_ENGINE to its path)") from None
+    problems = []
+    for name, value, source in options:
+        try:
+            engine.check_option(name, value)
+        except ValueError as why:
+            problems.append(f"{name}={value} (from {source}): {why}")
+    try:
+        if problems:
+            raise DiverciteEngineError(f"the divercite engine at {path} does not take these "
+                                       f"options: " + "; ".join(problems))
+        for name, value, source in options:
+            try:
+                engine.configure({name: value})
+            except EngineError as error:
+                raise DiverciteEngineError(f"{error} (from {source})") from None
+    except BaseException:
+        engine.close()
+        raise
+    return engine
+
 
 # The framework's own latency per move, which the master charges to our clock: the engine
 # keeps this much of every move for it. The worst mode is `-t connect`, where the master
@@ -115,9 +239,10 @@ def position_string(state) -> str:
     """The engine's position string (``<rows> <side>``) of a course GameStateDivercite.
 
     Kept here, like course_bridge/notation.py's writer, rather than taken from the Python
-    package (``divercite.Position.from_course_state(state).fen()``): this player runs on the
-    course's Python with the standard library only, installed whether or not the package is
-    built (DIVERCITE_PYTHON_PACKAGE)."""
+    package (``divercite.Position.from_course_state(state).fen()``): that needs the package's
+    compiled rules, which load only in the Python they were built for, and this player runs
+    on whatever Python the course is run with (it needs only the pure-Python
+    ``divercite.engine``)."""
     env = state.get_rep().get_env()
     rows = []
     for i, columns in enumerate(_ROW_COLUMNS):
@@ -184,7 +309,7 @@ class MyPlayer(PlayerDivercite):
                 f"against a human at the course's GUI, else clock; the default)")
         self._told_pace = False
         self._log_moves = os.environ.get("DIVERCITE_PLAYER_LOG", "") not in ("", "0")
-        self._engine = Engine(self._engine_path, self._options)
+        self._engine = _start_engine(self._engine_path, self._options, STARTUP_TIMEOUT_S)
         # Checked by the engine at its start: a whole number from 0 up.
         overhead = [value for name, value, _ in options if name.lower() == "moveoverhead"]
         self._move_overhead_s = max(0, int(overhead[-1])) / 1000.0
@@ -228,10 +353,10 @@ class MyPlayer(PlayerDivercite):
             moves_left = max(1, (_TOTAL_PLIES - ply + 1) // 2)
             cap = int((remaining_ms - self._move_overhead_s * 1000 * moves_left) / moves_left)
             movetime = max(1, min(asked_ms, cap))
-            go = f"go movetime {movetime}"
+            limits = {"movetime": movetime}
             expected = movetime / 1000.0
         else:
-            go = f"go wtime {remaining_ms} btime {remaining_ms}"
+            limits = {"wtime": remaining_ms, "btime": remaining_ms}
             expected = remaining / 3.0
         stop_at = start + min(expected + 1.0, 0.6 * budget)
         give_up_at = start + min(expected + 3.0, 0.85 * budget)
@@ -240,26 +365,26 @@ class MyPlayer(PlayerDivercite):
             _log(f"{self.name} is thinking (up to {expected:.1f} s)...")
         move, engine_ms, depth, problem = None, None, None, None
         try:
-            if self._engine is None or not self._engine.alive():
+            if self._engine is None or self._engine.returncode is not None:
                 # Restarted within this move's deadlines, never beyond them.
                 if self._engine is not None:
-                    _log(f"{self._engine.exit_description(0.1)}; starting it again")
-                    self._engine.close()
-                    self._engine = None
-                self._engine = Engine(self._engine_path, self._options,
-                                      min(STARTUP_TIMEOUT_S, stop_at - time.monotonic()))
-            move, engine_ms, depth = self._engine.think(position, go, stop_at, give_up_at)
-        except EngineTimeout:
+                    _log(f"the divercite engine at {self._engine_path} exited (code "
+                         f"{self._engine.returncode}); starting it again")
+                    self._drop_engine(kill=False)
+                self._engine = _start_engine(self._engine_path, self._options,
+                                             min(STARTUP_TIMEOUT_S, stop_at - time.monotonic()))
+            result = self._engine.play(position, timeout=stop_at - time.monotonic(),
+                                       grace=give_up_at - stop_at, **limits)
+            move, engine_ms, depth = result.move, result.time_ms, result.depth
+        except EngineTimeoutError:
             problem = (f"the divercite engine did not answer within "
                        f"{give_up_at - start:.2f} s, even after 'stop': killed it (it will "
                        f"be started again for the next move)")
             self._drop_engine(kill=True)
-        except EngineExited:
-            wait = min(2.0, give_up_at - time.monotonic())
-            problem = (f"{self._engine.exit_description(wait)} while thinking (it will be "
-                       f"started again for the next move)")
+        except EngineTerminatedError as error:
+            problem = f"{error} (it will be started again for the next move)"
             self._drop_engine(kill=False)
-        except DiverciteEngineError as error:
+        except (EngineError, DiverciteEngineError) as error:
             problem = str(error)
             self._drop_engine(kill=True)
         if problem is None and move not in legal:
