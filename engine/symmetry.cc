@@ -1,5 +1,6 @@
 #include "engine/symmetry.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -61,28 +62,30 @@ bool IsInvariantUnder(const Position& position, int board_symmetry, int colour_p
 }
 
 MoveList DistinctMoves(const Position& position) {
+  return DistinctMoves(position, LegalMoves(position));
+}
+
+MoveList DistinctMoves(const Position& position, const MoveList& moves) {
   std::vector<std::pair<int, int>> stabiliser;
   for (int s = 0; s < kNumBoardSymmetries; ++s) {
     for (int k = 0; k < kNumColourPermutations; ++k) {
       if ((s != 0 || k != 0) && IsInvariantUnder(position, s, k)) stabiliser.emplace_back(s, k);
     }
   }
-  const MoveList moves = LegalMoves(position);
-  if (stabiliser.empty()) return moves;
-  // Generation order ranks each move; a move is kept if no image of it ranks lower.
+  // The list's order ranks each move (its first place); a move is kept if it is not a
+  // repeat and no image of it ranks lower (a move outside the list ranks below none).
   std::array<int, kNumMoveIndices> rank;
   rank.fill(kNumMoveIndices);
-  for (int i = 0; i < moves.size(); ++i) rank[moves[i].Index()] = i;
+  for (int i = moves.size() - 1; i >= 0; --i) rank[moves[i].Index()] = i;
   MoveList distinct;
   for (int i = 0; i < moves.size(); ++i) {
-    bool lowest = true;
-    for (const auto& [s, k] : stabiliser) {
-      if (rank[TransformMove(moves[i], s, k).Index()] < i) {
-        lowest = false;
-        break;
-      }
+    const auto ranks_lower = [&](const std::pair<int, int>& image) {
+      return rank[TransformMove(moves[i], image.first, image.second).Index()] < i;
+    };
+    if (rank[moves[i].Index()] == i &&
+        std::none_of(stabiliser.begin(), stabiliser.end(), ranks_lower)) {
+      distinct.Add(moves[i]);
     }
-    if (lowest) distinct.Add(moves[i]);
   }
   return distinct;
 }

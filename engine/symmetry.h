@@ -78,6 +78,10 @@ bool IsInvariantUnder(const Position& position, int board_symmetry, int colour_p
 // From the start position: 9 of 164.
 MoveList DistinctMoves(const Position& position);
 
+// The same of `moves` (legal in `position`): the first of each class in the list's order is
+// kept, so a search restricted to `moves` (`go searchmoves`) names one of them.
+MoveList DistinctMoves(const Position& position, const MoveList& moves);
+
 }  // namespace divercite
 
 #endif  // DIVERCITE_ENGINE_SYMMETRY_H_

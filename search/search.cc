@@ -46,10 +46,21 @@ struct EvalLink {
   Move move;
 };
 
+// The best line of a result, as a line of several.
+RootLine BestLineOf(const SearchResult& result) {
+  return RootLine{.move = result.best_move,
+                  .score = result.score,
+                  .bound = result.bound,
+                  .exact = result.exact,
+                  .proven = result.proven,
+                  .depth = result.depth,
+                  .pv = result.pv};
+}
+
 // What all workers of one search share.
 struct SharedSearch {
   Position root;
-  MoveList root_moves;  // distinct up to the root's symmetries
+  MoveList root_moves;  // distinct up to the root's symmetries (of `go searchmoves`, if given)
   SearchLimits limits;
   TimeBudget budget;
   Clock::time_point start;
@@ -65,6 +76,13 @@ struct SharedSearch {
   // plies ago): its proof is attempted whatever it typically costs, since the table holds
   // most of it.
   bool known_win = false;
+  // Several lines were asked for (MultiPV > 1): they are ranked and reported as lines, even
+  // when the root has only one move to search.
+  bool several_lines = false;
+  // The lines each iteration searches: MultiPV, at most root_moves.size().
+  int line_count = 1;
+  // root_moves are `go searchmoves`': some of the root's moves only.
+  bool searchmoves = false;
   std::int64_t Elapsed() const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
   }
@@ -147,8 +165,31 @@ class Worker {
   };
   bool ProveRoot(const SymmetricKeys& keys, int guess, RootBounds& bounds, Move& best);
   int SolveRoot(const SymmetricKeys& keys, int guess, RootBounds bounds, Move& best);
+  // The line a finished proof of the result of the root's moves (root_moves_) gives: its
+  // move is `best`, or `fallback` (the iterations' move) for a loss, where no move is better
+  // than another by the proof.
+  RootLine ProofLine(const RootBounds& bounds, Move best, Move fallback);
   // Takes a finished proof of the root's result as the result so far.
   void RecordProof(const RootBounds& bounds, Move best);
+  // Step 0. Aspiration: the root's moves searched to `depth` in a narrow window around
+  // `guess` (the line's last score), widened on failure. Returns the value, or 0 if stopped.
+  int AspirationSearch(const SymmetricKeys& keys, int depth, int guess, int line,
+                       const SearchCallbacks* callbacks);
+
+  // MultiPV. Line `line` (0: the best) searches the root's moves less those of the
+  // iteration's earlier lines.
+  void SelectLine(int line);
+  // The lines after the first, once the first is result_: searched as it was, each one
+  // taken as it ends. At the end of the game each is solved (`proof_only`: proven only, as
+  // the first was). False if stopped.
+  bool SearchLaterLines(const SymmetricKeys& keys, int depth, bool proof_only,
+                        const SearchCallbacks* callbacks);
+  bool SolveLine(const SymmetricKeys& keys, int line, bool proof_only);
+  // Takes lines_[0, done) as the result's lines, then the last iteration's other moves'.
+  void CommitLines(int done);
+  // The score line `line` had in the last iteration (the guess its search starts from).
+  int PreviousScore(int line) const;
+  void ReportLines(const SearchCallbacks* callbacks);
   // Whether this worker's result ends the search: an exact value, or a proof when only the
   // proof was asked for.
   bool ResultIsFinal() const {
@@ -178,6 +219,13 @@ class Worker {
   std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1> pv_{};
   std::array<int, kMaxPly + 2> pv_length_{};
   std::array<int, kNumMoveIndices> root_scores_;  // last iteration's value per root move
+  // The root's moves the current line searches (SelectLine); their table entry is stored
+  // only when they are all of the root's (whole_root_), and a table cutoff at the root must
+  // name one of them when lines or searchmoves restrict them (strict_root_).
+  MoveList root_moves_;
+  bool whole_root_ = true;
+  bool strict_root_ = false;
+  std::vector<RootLine> lines_;  // the current iteration's lines, best first (MultiPV)
   SearchResult result_;
 };
 
@@ -257,7 +305,8 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
       // At the root a cutoff must name its move: a fail-high entry holds the move that reached
       // its value (a fail-low needs none). Without a move, search.
       if (fail_low) return entry.value;
-      if (!tt_move.IsNone()) {
+      if (!tt_move.IsNone() && (!strict_root_ || std::find(root_moves_.begin(), root_moves_.end(),
+                                                           tt_move) != root_moves_.end())) {
         pv_length_[0] = 0;
         UpdatePv(0, tt_move);
         return entry.value;
@@ -268,7 +317,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   // Step 5. Moves, best first: TT move, moves that score or spoil a divercité now, killers,
   // history. At the root, one move per symmetry class.
   const EvalState eval = StateOf(position, link);
-  MoveList moves = ply == 0 ? shared_.root_moves : LegalMoves(position);
+  MoveList moves = ply == 0 ? root_moves_ : LegalMoves(position);
   MoveOrderer orderer(position, moves, tt_move, history_, ply);
   if (ply == 0) orderer.PreferRootOrder(root_scores_);
   // While solving, ordering by the evaluation after each move: fewer nodes, and less time
@@ -383,9 +432,12 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   }
   if (shared_.stop.load(std::memory_order_relaxed)) return 0;
 
-  // Step 8. Store the result in the canonical frame.
-  shared_.tt.Store(canonical.key, TransformMove(best_move, canonical.symmetry), depth, best_value,
-                   BoundOfResult(best_value, original_alpha, beta));
+  // Step 8. Store the result in the canonical frame (at the root, only when all of its moves
+  // were searched: the value of some of them is no bound on the root's).
+  if (ply > 0 || whole_root_) {
+    shared_.tt.Store(canonical.key, TransformMove(best_move, canonical.symmetry), depth, best_value,
+                     BoundOfResult(best_value, original_alpha, beta));
+  }
   return best_value;
 }
 
@@ -473,25 +525,176 @@ int Worker::SolveRoot(const SymmetricKeys& keys, int guess, RootBounds bounds, M
   return value;
 }
 
-void Worker::RecordProof(const RootBounds& bounds, Move best) {
+RootLine Worker::ProofLine(const RootBounds& bounds, Move best, Move fallback) {
   const ProvenResult proven = ResultOfBounds(bounds.lower, bounds.upper);
-  const int plies_left = shared_.root.PliesLeft();
-  result_.depth = plies_left;
-  result_.proven = proven;
+  RootLine line;
+  line.depth = shared_.root.PliesLeft();
+  line.proven = proven;
   if (proven == ProvenResult::kDraw) {
     // A draw's bounds meet at 0, the exact value (exact values are whole points).
-    result_.score = 0;
-    result_.exact = true;
-    result_.bound = Bound::kExact;
+    line.score = 0;
+    line.exact = true;
+    line.bound = Bound::kExact;
   } else {
-    result_.score = proven == ProvenResult::kWin ? bounds.lower : bounds.upper;
-    result_.bound = proven == ProvenResult::kWin ? Bound::kLower : Bound::kUpper;
+    line.score = proven == ProvenResult::kWin ? bounds.lower : bounds.upper;
+    line.bound = proven == ProvenResult::kWin ? Bound::kLower : Bound::kUpper;
   }
+  line.move = proven != ProvenResult::kLoss ? best : fallback;
+  line.pv = PrincipalVariation(line.move);
+  return line;
+}
+
+void Worker::RecordProof(const RootBounds& bounds, Move best) {
   // A lost root has no move better than another by this proof: the iterations' move stays.
-  if (proven != ProvenResult::kLoss) result_.best_move = best;
-  result_.pv = PrincipalVariation(result_.best_move);
+  RootLine line = ProofLine(bounds, best, result_.best_move);
+  result_.depth = line.depth;
+  result_.proven = line.proven;
+  result_.score = line.score;
+  result_.bound = line.bound;
+  if (line.exact) result_.exact = true;
+  result_.best_move = line.move;
+  result_.pv = std::move(line.pv);
   result_.nodes = NodesOfAll();
   result_.time_ms = shared_.Elapsed();
+}
+
+int Worker::AspirationSearch(const SymmetricKeys& keys, int depth, int guess, int line,
+                             const SearchCallbacks* callbacks) {
+  int window = params::kAspirationWindow;
+  int alpha = -kInfiniteValue, beta = kInfiniteValue;
+  if (depth >= 4) {
+    alpha = std::max(guess - window, -kInfiniteValue);
+    beta = std::min(guess + window, kInfiniteValue);
+  }
+  while (true) {
+    const int score = Search(shared_.root, keys, EvalLink{}, alpha, beta, depth, 0, true);
+    if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+    Bound bound = Bound::kExact;
+    if (score <= alpha) {
+      bound = Bound::kUpper;
+      alpha = std::max(score - window, -kInfiniteValue);
+    } else if (score >= beta) {
+      bound = Bound::kLower;
+      beta = std::min(score + window, kInfiniteValue);
+    } else {
+      return score;
+    }
+    window *= 4;
+    if (index_ == 0 && callbacks && callbacks->on_iteration && shared_.Elapsed() > 1000) {
+      const SearchResult so_far{.best_move = pv_[0][0],
+                                .score = score,
+                                .depth = depth,
+                                .nodes = NodesOfAll(),
+                                .time_ms = shared_.Elapsed(),
+                                .pv = {},
+                                .lines = {}};
+      IterationInfo info = IterationInfoOf(so_far, seldepth_, shared_.tt.HashFull(), bound);
+      if (shared_.several_lines) info.multipv = line + 1;
+      callbacks->on_iteration(info);
+    }
+  }
+}
+
+void Worker::SelectLine(int line) {
+  root_moves_.clear();
+  for (const Move move : shared_.root_moves) {
+    const auto taken = [move](const RootLine& earlier) { return earlier.move == move; };
+    if (std::none_of(lines_.begin(), lines_.begin() + line, taken)) root_moves_.Add(move);
+  }
+  whole_root_ = line == 0 && !shared_.searchmoves;
+  strict_root_ = shared_.several_lines || shared_.searchmoves;
+}
+
+bool Worker::SearchLaterLines(const SymmetricKeys& keys, int depth, bool proof_only,
+                              const SearchCallbacks* callbacks) {
+  lines_[0] = BestLineOf(result_);
+  CommitLines(1);
+  for (int line = 1; line < shared_.line_count; ++line) {
+    SelectLine(line);
+    if (depth == shared_.root.PliesLeft()) {
+      if (!SolveLine(keys, line, proof_only)) return false;
+    } else {
+      const int score = AspirationSearch(keys, depth, PreviousScore(line), line, callbacks);
+      if (shared_.stop.load(std::memory_order_relaxed)) return false;
+      lines_[line] =
+          RootLine{.move = pv_[0][0],
+                   .score = score,
+                   .depth = depth,
+                   .pv = std::vector<Move>(pv_[0].begin(), pv_[0].begin() + pv_length_[0])};
+      // A later line's search may find more than an earlier one's (the windows and the
+      // table differ): the lines so far are ranked by score, and the best is the result.
+      std::stable_sort(lines_.begin(), lines_.begin() + line + 1,
+                       [](const RootLine& a, const RootLine& b) { return a.score > b.score; });
+      result_.best_move = lines_[0].move;
+      result_.score = lines_[0].score;
+      result_.pv = lines_[0].pv;
+    }
+    CommitLines(line + 1);
+  }
+  return true;
+}
+
+// A later line at the end of the game, solved as the first line was: the proof first when
+// the first line's came first, then the exact value if it typically fits (not `proof_only`,
+// not `go prove`).
+bool Worker::SolveLine(const SymmetricKeys& keys, int line, bool proof_only) {
+  const TimeBudget& budget = shared_.budget;
+  const int plies_left = shared_.root.PliesLeft();
+  const int guess = PreviousScore(line);
+  RootBounds bounds;
+  Move move;
+  if (shared_.limits.prove || proof_first_) {
+    if (index_ == 0) {
+      shared_.solve_limit_ms.store(
+          ProofLimitMs(budget, plies_left, shared_.Elapsed(), NodesOfAll()),
+          std::memory_order_relaxed);
+    }
+    if (!ProveRoot(keys, guess, bounds, move)) return false;
+    // The iterations' move for a lost line: the last iteration's line that is left.
+    const Move fallback =
+        std::ssize(result_.lines) > line ? result_.lines[line].move : root_moves_[0];
+    lines_[line] = ProofLine(bounds, move, fallback);
+    if (lines_[line].exact || shared_.limits.prove || proof_only) return true;
+    if (index_ == 0 && !SolveFitsBudget(budget, plies_left, shared_.Elapsed(), NodesOfAll())) {
+      return true;
+    }
+  }
+  if (index_ == 0) {
+    shared_.solve_limit_ms.store(budget.SolveLimitMs(), std::memory_order_relaxed);
+    shared_.solving_root.store(true, std::memory_order_relaxed);
+  }
+  const int score = SolveRoot(keys, guess, bounds, move);
+  if (shared_.stop.load(std::memory_order_relaxed)) return false;
+  lines_[line] = RootLine{.move = move,
+                          .score = score,
+                          .exact = true,
+                          .proven = ResultOfValue(score),
+                          .depth = plies_left,
+                          .pv = PrincipalVariation(move)};
+  return true;
+}
+
+void Worker::CommitLines(int done) {
+  std::vector<RootLine> lines(lines_.begin(), lines_.begin() + done);
+  for (const RootLine& earlier : result_.lines) {
+    if (std::ssize(lines) >= shared_.line_count) break;
+    const auto same_move = [&earlier](const RootLine& line) { return line.move == earlier.move; };
+    if (std::none_of(lines.begin(), lines.begin() + done, same_move)) lines.push_back(earlier);
+  }
+  result_.lines = std::move(lines);
+}
+
+int Worker::PreviousScore(int line) const {
+  return std::ssize(result_.lines) > line ? result_.lines[line].score : lines_[line - 1].score;
+}
+
+void Worker::ReportLines(const SearchCallbacks* callbacks) {
+  if (index_ != 0 || !callbacks || !callbacks->on_iteration) return;
+  result_.nodes = NodesOfAll();
+  result_.time_ms = shared_.Elapsed();
+  for (int line = 1; line <= std::ssize(result_.lines); ++line) {
+    callbacks->on_iteration(LineInfoOf(result_, line, seldepth_, shared_.tt.HashFull()));
+  }
 }
 
 void Worker::Run(const SearchCallbacks* callbacks) {
@@ -500,12 +703,15 @@ void Worker::Run(const SearchCallbacks* callbacks) {
   const int plies_left = root.PliesLeft();
   const int max_depth =
       shared_.limits.depth > 0 ? std::min(shared_.limits.depth, plies_left) : plies_left;
+  const bool several_lines = shared_.several_lines;
+  lines_.resize(shared_.line_count);
   result_.best_move = shared_.root_moves[0];
   int previous_score = 0;
   int stable_iterations = 0;
   // Helpers start one ply deeper on odd indices, so threads spread over depths.
   for (int depth = 1 + (index_ % 2); depth <= max_depth; ++depth) {
     seldepth_ = 0;
+    SelectLine(0);
     int score = 0;
     Move solved_move;
     if (depth == plies_left) {
@@ -527,17 +733,24 @@ void Worker::Run(const SearchCallbacks* callbacks) {
         const int guess = shared_.known_win ? kWinBoundary : previous_score;
         if (!ProveRoot(keys, guess, bounds, solved_move)) break;
         RecordProof(bounds, solved_move);
-        if (index_ == 0 && callbacks && callbacks->on_iteration) {
+        // With several lines, they are reported together once all are proven.
+        if (!several_lines && index_ == 0 && callbacks && callbacks->on_iteration) {
           callbacks->on_iteration(IterationInfoOf(result_, seldepth_, shared_.tt.HashFull()));
-        }
-        if (ResultIsFinal()) {
-          if (!shared_.limits.infinite) shared_.stop.store(true, std::memory_order_relaxed);
-          break;
         }
         // The exact value only if it typically fits what is left (it adds nothing to a won
         // game's result); otherwise the proven result and its move are the answer.
-        if (index_ == 0 && !SolveFitsBudget(budget, plies_left, shared_.Elapsed(), NodesOfAll())) {
-          shared_.stop.store(true, std::memory_order_relaxed);
+        const bool final = ResultIsFinal();
+        const bool proof_only =
+            !final && index_ == 0 &&
+            !SolveFitsBudget(budget, plies_left, shared_.Elapsed(), NodesOfAll());
+        if (final || proof_only) {
+          if (several_lines) {
+            if (!SearchLaterLines(keys, depth, proof_only, callbacks)) break;
+            ReportLines(callbacks);
+          }
+          if (proof_only || !shared_.limits.infinite) {
+            shared_.stop.store(true, std::memory_order_relaxed);
+          }
           break;
         }
       }
@@ -547,37 +760,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
       }
       score = SolveRoot(keys, previous_score, bounds, solved_move);
     } else {
-      // Step 0. Aspiration: a narrow window around the last score, widened on failure.
-      int window = params::kAspirationWindow;
-      int alpha = -kInfiniteValue, beta = kInfiniteValue;
-      if (depth >= 4) {
-        alpha = std::max(previous_score - window, -kInfiniteValue);
-        beta = std::min(previous_score + window, kInfiniteValue);
-      }
-      while (true) {
-        score = Search(root, keys, EvalLink{}, alpha, beta, depth, 0, true);
-        if (shared_.stop.load(std::memory_order_relaxed)) break;
-        Bound bound = Bound::kExact;
-        if (score <= alpha) {
-          bound = Bound::kUpper;
-          alpha = std::max(score - window, -kInfiniteValue);
-        } else if (score >= beta) {
-          bound = Bound::kLower;
-          beta = std::min(score + window, kInfiniteValue);
-        } else {
-          break;
-        }
-        window *= 4;
-        if (index_ == 0 && callbacks && callbacks->on_iteration && shared_.Elapsed() > 1000) {
-          const SearchResult so_far{.best_move = pv_[0][0],
-                                    .score = score,
-                                    .depth = depth,
-                                    .nodes = NodesOfAll(),
-                                    .time_ms = shared_.Elapsed(),
-                                    .pv = {}};
-          callbacks->on_iteration(IterationInfoOf(so_far, seldepth_, shared_.tt.HashFull(), bound));
-        }
-      }
+      score = AspirationSearch(keys, depth, previous_score, 0, callbacks);
     }
     if (shared_.stop.load(std::memory_order_relaxed)) break;
 
@@ -595,6 +778,8 @@ void Worker::Run(const SearchCallbacks* callbacks) {
     } else {
       result_.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
     }
+    // The other lines, each without the moves of those above it.
+    if (several_lines && !SearchLaterLines(keys, depth, false, callbacks)) break;
     if (index_ != 0) {
       // A helper's solve ends the search: its result is chosen (Searcher::Search), and the
       // main worker has nothing left to add. `go infinite` still waits for `stop`.
@@ -608,7 +793,9 @@ void Worker::Run(const SearchCallbacks* callbacks) {
 
     result_.nodes = NodesOfAll();
     result_.time_ms = shared_.Elapsed();
-    if (callbacks && callbacks->on_iteration) {
+    if (several_lines) {
+      ReportLines(callbacks);
+    } else if (callbacks && callbacks->on_iteration) {
       callbacks->on_iteration(IterationInfoOf(result_, seldepth_, shared_.tt.HashFull()));
     }
     // Step 9. Time: stop when an exact result is in, or when the next iteration would likely
@@ -665,6 +852,37 @@ IterationInfo IterationInfoOf(const SearchResult& result, int seldepth, int hash
   return info;
 }
 
+IterationInfo LineInfoOf(const SearchResult& result, int multipv, int seldepth, int hashfull) {
+  const RootLine& line = result.lines[multipv - 1];
+  const SearchResult one{.best_move = line.move,
+                         .score = line.score,
+                         .exact = line.exact,
+                         .proven = line.proven,
+                         .bound = line.bound,
+                         .depth = line.depth,
+                         .nodes = result.nodes,
+                         .time_ms = result.time_ms,
+                         .pv = line.pv,
+                         .lines = {}};
+  IterationInfo info = IterationInfoOf(one, seldepth, hashfull);
+  info.multipv = multipv;
+  return info;
+}
+
+namespace {
+
+// The root's moves a search ranks: one per symmetry class, of `searchmoves` (the legal ones)
+// if it names any.
+MoveList RootMoves(const Position& root, const std::vector<Move>& searchmoves) {
+  MoveList named;
+  for (const Move move : searchmoves) {
+    if (root.IsLegal(move)) named.Add(move);
+  }
+  return named.empty() ? DistinctMoves(root) : DistinctMoves(root, named);
+}
+
+}  // namespace
+
 Searcher::Searcher(std::size_t hash_megabytes) { tt_.Resize(hash_megabytes); }
 Searcher::~Searcher() = default;
 
@@ -684,7 +902,7 @@ SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
     moves_in_progress_ = std::make_unique<MovesInProgress>();
   }
   SharedSearch shared{root,
-                      DistinctMoves(root),
+                      RootMoves(root, limits.searchmoves),
                       limits,
                       {},
                       Clock::now(),
@@ -694,7 +912,12 @@ SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
                       options_.endgame_solver_plies,
                       options_.threads > 1 ? moves_in_progress_.get() : nullptr};
   shared.budget = PlanTime(limits, root.SideToMove(), root.Ply(), options_.move_overhead_ms);
-  if (ProvesFirst(limits)) {
+  shared.searchmoves =
+      !limits.searchmoves.empty() && shared.root_moves.size() < DistinctMoves(root).size();
+  shared.several_lines = options_.multipv > 1;
+  shared.line_count = std::clamp(options_.multipv, 1, shared.root_moves.size());
+  // A win known for the root is no win of some of its moves.
+  if (ProvesFirst(limits) && !shared.searchmoves) {
     TTEntry entry;
     shared.known_win = won_at_ply_ == root.Ply() - 2 ||
                        (tt_.Probe(SymmetricKeys::Of(root).Canonical().key, entry) &&
@@ -727,15 +950,25 @@ SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
 
   // The deepest finished iteration of any worker (an exact solve is the deepest, then a
   // proof of the result), the main worker's at equal depth: a helper one ply ahead when the
-  // time ran out knows more.
+  // time ran out knows more. With several lines, then the one with more lines of that
+  // iteration (a worker stopped within it keeps older lines after the new ones).
   auto knowledge = [](const SearchResult& r) {
-    return 4 * r.depth + (r.exact ? 2 : r.proven != ProvenResult::kUnknown ? 1 : 0);
+    const auto of_iteration =
+        std::count_if(r.lines.begin(), r.lines.end(),
+                      [&r](const RootLine& line) { return line.depth == r.depth; });
+    return (4 * r.depth + (r.exact                              ? 2
+                           : r.proven != ProvenResult::kUnknown ? 1
+                                                                : 0)) *
+               (kMaxLines + 1) +
+           of_iteration;
   };
   const Worker* chosen = workers[0].get();
   for (const auto& worker : workers) {
     if (knowledge(worker->result()) > knowledge(chosen->result())) chosen = worker.get();
   }
   result = chosen->result();
+  // Lines were asked for: a search stopped before its first line ended has its move's.
+  if (shared.several_lines && result.lines.empty()) result.lines.push_back(BestLineOf(result));
   result.nodes = nodes_of_all();
   result.time_ms = shared.Elapsed();
   won_at_ply_ = result.proven == ProvenResult::kWin ? root.Ply() : -kTotalPlies;

@@ -25,6 +25,8 @@ namespace divercite {
 class MovesInProgress;
 
 struct IterationInfo {
+  // The line's rank (1 = the best) when several lines are searched (MultiPV); 0 with one.
+  int multipv = 0;
   int depth = 0;
   int seldepth = 0;
   int score = 0;
@@ -34,6 +36,20 @@ struct IterationInfo {
   std::uint64_t nodes = 0;
   std::int64_t time_ms = 0;
   int hashfull = 0;
+  std::vector<Move> pv;
+};
+
+// One of the root's best lines when several are searched (MultiPV): a move and what the
+// search knows of its value, as SearchResult says it of the best one. Each line's score is
+// that of the best root move once the lines above it are left out, so it is its own move's
+// value (or a bound on it, as `bound` says).
+struct RootLine {
+  Move move;
+  int score = 0;
+  Bound bound = Bound::kExact;
+  bool exact = false;
+  ProvenResult proven = ProvenResult::kUnknown;
+  int depth = 0;
   std::vector<Move> pv;
 };
 
@@ -50,6 +66,10 @@ struct SearchResult {
   std::uint64_t nodes = 0;
   std::int64_t time_ms = 0;
   std::vector<Move> pv;
+  // With several lines (MultiPV > 1): the best lines, best first, lines[0] the result's own.
+  // A search stopped within an iteration keeps that iteration's finished lines, then the
+  // previous iteration's for the other moves (each line says its depth). Empty with one line.
+  std::vector<RootLine> lines;
 };
 
 // What a report of `result` says, the one builder of IterationInfo: each iteration's report
@@ -58,13 +78,20 @@ struct SearchResult {
 // the result's, or its best move alone when the search ended before its first iteration.
 IterationInfo IterationInfoOf(const SearchResult& result, int seldepth, int hashfull,
                               Bound bound = Bound::kExact);
+// The report of the result's line `multipv` (1 = the best; result.lines holds it): the line's
+// own move, score and what it is, the result's nodes and time.
+IterationInfo LineInfoOf(const SearchResult& result, int multipv, int seldepth, int hashfull);
 
 struct SearchCallbacks {
-  std::function<void(const IterationInfo&)> on_iteration;  // main thread, once per iteration
+  // Main thread, once per iteration (once per line of it, best first, with several lines).
+  std::function<void(const IterationInfo&)> on_iteration;
 };
 
 // The table's size when nothing says otherwise (the engine's Hash option starts there).
 inline constexpr std::size_t kDefaultHashMegabytes = 16;
+
+// The most lines a search reports (MultiPV): every legal move of a position.
+inline constexpr int kMaxLines = kMaxMoves;
 
 // The defaults here are the engine's option defaults too (tools/uci/engine_session.cc).
 struct SearchOptions {
@@ -75,6 +102,11 @@ struct SearchOptions {
   // Solving nodes with at most this many plies left go to the lean endgame solver; the tests
   // set 0 to check the main search's own solving path against brute force.
   int endgame_solver_plies = params::kEndgameSolverPlies;
+  // How many of the root's best moves the search ranks and reports (MultiPV, 1..kMaxLines):
+  // each iteration searches the best line, then the best of the other moves, and so on, each
+  // line with its own aspiration window. Fewer when the root has fewer moves (up to
+  // symmetry). With one line the search is the plain one.
+  int multipv = 1;
 };
 
 class Searcher {

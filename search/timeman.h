@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
+#include "engine/move.h"
 #include "engine/types.h"
 
 namespace divercite {
@@ -21,6 +23,8 @@ struct SearchLimits {
   bool infinite = false;
   // Stop once the game's result is proven, without going on to the exact value.
   bool prove = false;
+  // The root's moves to search (`go searchmoves`), legal ones; empty: all of them.
+  std::vector<Move> searchmoves;
 };
 
 // Whether the search, once it reaches the end of the game, proves the result first (null
