@@ -83,20 +83,23 @@ std::vector<AdvertisedOption> EngineOptions() {
 
 TEST(EngineOptionsTest, EveryOptionLineOfTheEngineIsRead) {
   const std::vector<AdvertisedOption> options = EngineOptions();
-  ASSERT_EQ(options.size(), 6u);
+  ASSERT_EQ(options.size(), 7u);
   EXPECT_EQ(options[0].name, "Hash");
   EXPECT_EQ(options[0].type, Type::kSpin);
   EXPECT_EQ(options[0].default_value, "16");
   EXPECT_EQ(options[0].min, 1);
   EXPECT_EQ(options[0].max, 65536);
-  EXPECT_EQ(options[4].name, "EvalFile");
-  EXPECT_EQ(options[4].type, Type::kString);
-  EXPECT_EQ(options[4].default_value, "<built-in>");
-  EXPECT_EQ(options[5].name, "Agent");
-  EXPECT_EQ(options[5].type, Type::kCombo);
-  EXPECT_EQ(options[5].default_value, "engine");
-  EXPECT_EQ(options[5].vars.size(), 9u);
-  EXPECT_EQ(options[5].vars[6], "skypiea_v5");
+  EXPECT_EQ(options[2].name, "MultiPV");
+  EXPECT_EQ(options[2].default_value, "1");
+  EXPECT_EQ(options[2].max, 164);
+  EXPECT_EQ(options[5].name, "EvalFile");
+  EXPECT_EQ(options[5].type, Type::kString);
+  EXPECT_EQ(options[5].default_value, "<built-in>");
+  EXPECT_EQ(options[6].name, "Agent");
+  EXPECT_EQ(options[6].type, Type::kCombo);
+  EXPECT_EQ(options[6].default_value, "engine");
+  EXPECT_EQ(options[6].vars.size(), 9u);
+  EXPECT_EQ(options[6].vars[6], "skypiea_v5");
 }
 
 TEST(EngineOptionsTest, OtherEnginesLinesAndLinesThatAreNoOption) {
@@ -167,8 +170,8 @@ TEST(EngineOptionsTest, EachTypeTakesItsValuesAndSaysWhyNot) {
   EXPECT_EQ(Checked(options, "Clear Hash", "now"), "Clear Hash is a button: it takes no value");
   EXPECT_EQ(Checked(options, "Any", "thing"), "setoption name Any value thing");
   EXPECT_EQ(Checked(options, "Hashh", "64"),
-            "the engine has no such option (it has Hash, Threads, MoveOverhead, Seed, EvalFile, "
-            "Agent, Ponder, Clear Hash, Any)");
+            "the engine has no such option (it has Hash, Threads, MultiPV, MoveOverhead, Seed, "
+            "EvalFile, Agent, Ponder, Clear Hash, Any)");
   EXPECT_EQ(Checked({}, "Hash", "64"), "the engine has no options at all");
 }
 
@@ -194,8 +197,28 @@ TEST(EngineOptionsTest, TheClientRefusesAndNamesTheOption) {
   config.options = {{"Hash", "8"}, {"agent", "greedy"}};
   EngineClient good(config);
   EXPECT_TRUE(good.EnsureStarted(absl::Seconds(10)).ok());
-  EXPECT_EQ(good.advertised_options().size(), 6u);
+  EXPECT_EQ(good.advertised_options().size(), 7u);
   good.Quit();
+}
+
+// With several lines (MultiPV) the reply is the best line's: its score, not the last line's.
+TEST(EngineOptionsTest, WithSeveralLinesTheReplyIsTheBestLine) {
+  EngineConfig config;
+  config.name = "lines";
+  config.command = DIVERCITE_ENGINE_BINARY;
+  config.options = {{"Hash", "8"}, {"MultiPV", "3"}};
+  EngineClient client(config);
+  ASSERT_TRUE(client.EnsureStarted(absl::Seconds(10)).ok());
+  // 12 plies from the end: the best move wins by 3 points, the next ones by 1.
+  const absl::StatusOr<EngineReply> reply =
+      client.Go("position fen B/bG1/yy1B1/1by1rBy/2YY1rg1b/G1RYBrB/1RYyb/gR1/1 w", "go depth 40",
+                absl::Seconds(60));
+  ASSERT_TRUE(reply.ok()) << reply.status();
+  EXPECT_EQ(reply->bestmove, "GR44");
+  EXPECT_EQ(reply->score_cp, 300);
+  EXPECT_EQ(reply->score_bound, ScoreBound::kNone);
+  EXPECT_TRUE(reply->exact);
+  client.Quit();
 }
 
 // The engine's weight file, copied to a path with spaces.
@@ -227,8 +250,8 @@ TEST(MatchOptionsTest, ARefusedOptionStopsTheRunBeforeItsFirstGame) {
     std::string error;
   } cases[] = {
       {"option.Hashh=64",
-       "'Hashh=64' refused: the engine has no such option (it has Hash, Threads, MoveOverhead, "
-       "Seed, EvalFile, Agent)"},
+       "'Hashh=64' refused: the engine has no such option (it has Hash, Threads, MultiPV, "
+       "MoveOverhead, Seed, EvalFile, Agent)"},
       {"option.Threads=two",
        "'Threads=two' refused: 'two' is not a number (Threads takes an integer from 1 to 256)"},
       {"option.MoveOverhead=-5",

@@ -4,10 +4,15 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "engine/position_string.h"
 #include "gtest/gtest.h"
 #include "search/eval_file.h"
 
@@ -60,7 +65,7 @@ TEST(ProtocolTest, HandshakeInBothDialects) {
   EXPECT_EQ(session.lines[0].rfind("id name ", 0), 0u);
   EXPECT_EQ(session.lines[1].rfind("id author ", 0), 0u);
   const std::vector<std::string> options = LinesStartingWith(session, "option name ");
-  for (const char* name : {"Hash", "Threads", "MoveOverhead", "Seed"}) {
+  for (const char* name : {"Hash", "Threads", "MultiPV", "MoveOverhead", "Seed"}) {
     EXPECT_NE(std::find_if(options.begin(), options.end(),
                            [&](const std::string& line) {
                              return line.rfind(
@@ -222,6 +227,161 @@ TEST(ProtocolTest, AnOptionValueIsTheRestOfTheLine) {
     EXPECT_EQ(errors[i],
               "info string error: setoption: expected 'setoption name <name> value <value>'");
   }
+}
+
+// One `info depth ... multipv k ...` line, and the exact/proven lines that follow it.
+struct Line {
+  int depth = 0;
+  int multipv = 0;
+  int score = 0;
+  std::string bound;  // "", " lowerbound" or " upperbound"
+  std::string move;   // the first of the pv
+  bool exact = false;
+};
+
+// The numbered lines of a session, in order.
+std::vector<Line> NumberedLines(const Session& session) {
+  static const std::regex kLine(
+      "info depth (\\d+) seldepth \\d+ multipv (\\d+) score cp (-?\\d+)( lowerbound| "
+      "upperbound)? nodes \\d+ nps \\d+ hashfull \\d+ time \\d+ pv ([RGBY][CR]\\d\\d)( "
+      "[RGBY][CR]\\d\\d)*");
+  std::vector<Line> lines;
+  for (const std::string& text : session.lines) {
+    std::smatch match;
+    if (std::regex_match(text, match, kLine)) {
+      lines.push_back({.depth = std::stoi(match[1]),
+                       .multipv = std::stoi(match[2]),
+                       .score = std::stoi(match[3]),
+                       .bound = match[4],
+                       .move = match[5],
+                       .exact = false});
+    } else if (text == "info string exact" && !lines.empty()) {
+      lines.back().exact = true;
+    }
+  }
+  return lines;
+}
+
+// The final report: the last line numbered 1 and those after it.
+std::vector<Line> FinalLines(const std::vector<Line>& lines) {
+  auto first = lines.end();
+  while (first != lines.begin() && (first == lines.end() || first->multipv != 1)) --first;
+  return std::vector<Line>(first, lines.end());
+}
+
+std::string BestMove(const Session& session) {
+  const std::vector<std::string> best = LinesStartingWith(session, "bestmove ");
+  return best.size() == 1 ? best[0].substr(9) : "(" + std::to_string(best.size()) + " bestmoves)";
+}
+
+TEST(ProtocolTest, MultiPVReportsDistinctLegalMovesBestFirst) {
+  const Position position = *PlayMoveTexts(Position::Start(), {"RC14", "RR04"});
+  const Session session =
+      RunEngine("setoption name MultiPV value 3\nposition startpos moves RC14 RR04\ngo depth 4\n");
+  ASSERT_EQ(session.exit_status, 0);
+  EXPECT_EQ(LinesStartingWith(session, "info depth").size(), 5u * 3u)
+      << "every line numbered: 3 per iteration and 3 in the final report";
+  const std::vector<Line> lines = NumberedLines(session);
+  ASSERT_EQ(lines.size(), 15u);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    EXPECT_EQ(lines[i].multipv, static_cast<int>(i % 3) + 1);
+    EXPECT_EQ(lines[i].depth, std::min(static_cast<int>(i / 3) + 1, 4));
+    EXPECT_TRUE(position.IsLegal(*ParseMove(lines[i].move))) << lines[i].move;
+    for (size_t j = i - i % 3; j < i; ++j) {
+      EXPECT_NE(lines[j].move, lines[i].move) << "line " << i;
+      EXPECT_GE(lines[j].score, lines[i].score) << "line " << i;
+    }
+  }
+  EXPECT_EQ(BestMove(session), lines[12].move) << "bestmove is line 1's";
+}
+
+// 10 plies from the end: each line's score is its move's exact value, found by solving the
+// child on its own (`go depth 40`, negated); with MultiPV above the moves there are, every
+// move (up to symmetry) is ranked. Two threads give the same values.
+TEST(ProtocolTest, MultiPVLinesNearTheEndAreEachMovesExactValue) {
+  const std::string position =
+      "position fen B/bG1/yy1B1/1by1rBy/2YY1rg1b/G1RYBrB/1RYyb/gR1/1 w moves GR44 BC47";
+  std::map<std::string, int> child_values;
+  for (const int threads : {1, 2}) {
+    SCOPED_TRACE(::testing::Message() << threads << " threads");
+    const Session session = RunEngine(absl::StrCat("setoption name Threads value ", threads,
+                                                   "\nsetoption name MultiPV value 164\n", position,
+                                                   "\ngo depth 40\n"));
+    const std::vector<Line> lines = FinalLines(NumberedLines(session));
+    ASSERT_EQ(lines.size(), 27u) << "the moves of the position, none symmetric";
+    EXPECT_EQ(BestMove(session), lines[0].move);
+    for (size_t i = 0; i < lines.size(); ++i) {
+      const Line& line = lines[i];
+      EXPECT_EQ(line.multipv, static_cast<int>(i) + 1);
+      EXPECT_EQ(line.depth, 10);
+      EXPECT_TRUE(line.exact && line.bound.empty()) << line.move;
+      if (i > 0) {
+        EXPECT_LE(line.score, lines[i - 1].score);
+      }
+      if (!child_values.contains(line.move)) {
+        const Session child = RunEngine(absl::StrCat(position, " ", line.move, "\ngo depth 40\n"));
+        const std::vector<std::string> infos = LinesStartingWith(child, "info depth");
+        ASSERT_FALSE(infos.empty());
+        const std::string& last = infos.back();
+        const size_t at = last.find("score cp ") + 9;
+        child_values[line.move] = -std::stoi(last.substr(at));
+        EXPECT_EQ(child.lines[child.lines.size() - 2], "info string exact");
+      }
+      EXPECT_EQ(line.score, child_values[line.move]) << line.move;
+    }
+  }
+  EXPECT_EQ(child_values.size(), 27u);
+}
+
+TEST(ProtocolTest, SearchmovesRestrictsTheRoot) {
+  const std::string position = "position startpos moves RC14 RR04\n";
+  // One move, whatever it is worth; and any other limit before it.
+  EXPECT_EQ(BestMove(RunEngine(position + "go depth 3 searchmoves YR84\n")), "YR84");
+  EXPECT_EQ(BestMove(RunEngine(position + "go nodes 5000 depth 3 searchmoves BC23\n")), "BC23");
+  // Three, with three lines: those moves only.
+  const Session three = RunEngine("setoption name MultiPV value 3\n" + position +
+                                  "go depth 3 searchmoves YR84 GR13 BC36\n");
+  const std::vector<Line> lines = FinalLines(NumberedLines(three));
+  ASSERT_EQ(lines.size(), 3u);
+  std::vector<std::string> moves;
+  for (const Line& line : lines) moves.push_back(line.move);
+  std::sort(moves.begin(), moves.end());
+  EXPECT_EQ(moves, (std::vector<std::string>{"BC36", "GR13", "YR84"}));
+  EXPECT_EQ(BestMove(three), lines[0].move);
+}
+
+TEST(ProtocolTest, BadMultiPVAndSearchmovesAreRefusedAndChangeNothing) {
+  const Session session = RunEngine(
+      "position startpos moves RC14\n"
+      "setoption name MultiPV value 0\n"
+      "setoption name MultiPV value 165\n"
+      "setoption name MultiPV value three\n"
+      "go depth 2 searchmoves\n"            // no move
+      "go depth 2 searchmoves GC23 XX99\n"  // malformed
+      "go depth 2 searchmoves GC23 RC14\n"  // occupied
+      "go searchmoves GC23 depth 2\n"       // searchmoves takes the rest of the line
+      "isready\n"
+      "d\n"
+      "go depth 2\n");
+  ASSERT_EQ(session.exit_status, 0);
+  const std::vector<std::string> errors = LinesStartingWith(session, "info string error: ");
+  ASSERT_EQ(errors.size(), 7u) << "one error per bad line";
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(absl::StartsWith(
+        errors[i], "info string error: setoption: MultiPV must be an integer from 1 to 164"))
+        << errors[i];
+  }
+  EXPECT_EQ(errors[3], "info string error: go: 'searchmoves' needs at least one move");
+  EXPECT_NE(errors[4].find("go: searchmoves: move 'XX99'"), std::string::npos) << errors[4];
+  EXPECT_NE(errors[5].find("go: searchmoves: illegal move RC14"), std::string::npos) << errors[5];
+  EXPECT_NE(errors[6].find("go: searchmoves: move 'depth'"), std::string::npos) << errors[6];
+  EXPECT_TRUE(Contains(session, "readyok"));
+  EXPECT_EQ(LinesStartingWith(session, "fen "),
+            std::vector<std::string>{"fen 1/1R1/5/7/9/7/5/3/1 b"});
+  // The one search that ran is a plain one: MultiPV stayed 1.
+  EXPECT_EQ(LinesStartingWith(session, "bestmove ").size(), 1u);
+  EXPECT_EQ(LinesStartingWith(session, "info depth").size(), 3u);
+  EXPECT_TRUE(NumberedLines(session).empty());
 }
 
 TEST(ProtocolTest, EndOfInputWithoutQuitExitsCleanly) {

@@ -147,7 +147,8 @@ def _is_int(text: str) -> bool:
 def go_command(limits: dict, side_to_move: str) -> tuple:
     """(`go ...` for play()'s keyword `limits`, the seconds the search may take by them: its
     movetime or its side's clock, the shorter, else None). ValueError for a value that is
-    not a whole number from 0 up or no limit, TypeError for an unknown limit."""
+    not a whole number from 0 up, no limit or an empty `searchmoves`, TypeError for an
+    unknown limit."""
     limits = dict(limits)
     go = ["go"]
     for key in ("wtime", "btime", "winc", "binc", "movetime", "depth", "nodes"):
@@ -159,6 +160,12 @@ def go_command(limits: dict, side_to_move: str) -> tuple:
     clock = dict(zip(go[1::2], go[2::2]))
     if limits.pop("prove", False):
         go.append("prove")
+    searchmoves = limits.pop("searchmoves", None)
+    if searchmoves is not None:
+        if isinstance(searchmoves, str) or not searchmoves or \
+                not all(isinstance(move, str) and move.strip() for move in searchmoves):
+            raise ValueError(f"searchmoves={searchmoves!r}: a non-empty list of moves")
+        go += ["searchmoves", *(move.strip() for move in searchmoves)]  # the rest of the line
     if limits:
         raise TypeError(f"unknown limits: {', '.join(limits)}")
     if not any(key in clock for key in ("wtime", "btime", "movetime", "depth", "nodes")):

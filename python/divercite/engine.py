@@ -76,6 +76,13 @@ class PlayResult:
     info: dict = dataclasses.field(default_factory=dict)
 
 
+def _line(report: dict) -> dict:
+    """One line of analyse(): its info's keys, its first move, whether exact, what proven."""
+    info = report.get("info", {})
+    return {**info, "move": (info.get("pv") or [None])[0],
+            "exact": report.get("exact", False), "proven": report.get("proven")}
+
+
 def _read_lines(pipe, sink) -> None:
     """Reader thread: each line of `pipe` into `sink` (a queue, then None, or a deque)."""
     try:
@@ -244,11 +251,12 @@ class Engine:
              **limits) -> PlayResult:
         """Searches `position` (a divercite.Position or a position string) within `limits`
         (movetime, depth, nodes, wtime, btime, winc, binc in ms or plies; prove=True for `go
-        prove`); at least one of the first five. Raises EngineError if the engine answers an
-        error, no move, or an illegal one. Without `timeout` (seconds from the call), a
-        search waits for its movetime or its side's clock plus TIMEOUT_MARGIN, else
-        DEFAULT_SEARCH_TIMEOUT seconds; then `stop`, then the engine is killed
-        (EngineTimeoutError) `grace` seconds later.
+        prove`; searchmoves=[moves] to search only those); at least one of the first five.
+        Raises EngineError if the engine answers an error (an illegal searchmoves move too),
+        no move, or an illegal one. Without `timeout` (seconds from the call), a search waits
+        for its movetime or its side's clock plus TIMEOUT_MARGIN, else DEFAULT_SEARCH_TIMEOUT
+        seconds; then `stop`, then the engine is killed (EngineTimeoutError) `grace` seconds
+        later.
 
         Without the compiled rules (divercite._core built for another Python), positions are
         strings and the move is not checked against the legal moves: the caller checks it."""
@@ -262,19 +270,20 @@ class Engine:
 
     def analyse(self, position, *, multipv: int = 1, timeout: Optional[float] = None,
                 grace: float = STOP_GRACE, **limits):
-        """Searches as play() does and returns the final report as a dict (parse_info's
-        keys, with `exact` and `proven`); with multipv=N > 1, a list of N of them, best
-        first, which needs an engine with the option MultiPV (EngineError otherwise)."""
+        """Searches as play() does and returns the final report as a dict: parse_info's
+        keys (`score`, `bound`, `depth`, `pv`, ...), `move` (the line's first move),
+        `exact` and `proven`. With multipv=N > 1, a list of such dicts, best first, one per
+        line the engine reported (N, or fewer when the position has fewer moves up to
+        symmetry; each line's score is its own move's), which needs an engine with the
+        option MultiPV (EngineError otherwise)."""
         if multipv != 1 or self._multipv != 1:
             if not any(name.lower() == "multipv" for name in self.options):
                 raise EngineError(f"{self.name}: the engine has no MultiPV option, so it "
                                   f"analyses one line only: use multipv=1")
             self.configure({"MultiPV": multipv})
         _, _, reports = self._search(position, limits, timeout, grace)
-        lines = [{**report.get("info", {}), "exact": report.get("exact", False),
-                  "proven": report.get("proven")} for _, report in sorted(reports.items())]
-        return lines if multipv > 1 else (lines[0] if lines else {"exact": False,
-                                                                  "proven": None})
+        lines = [_line(report) for _, report in sorted(reports.items())]
+        return lines if multipv > 1 else (lines[0] if lines else _line({}))
 
     def _search(self, position, limits: dict, timeout: Optional[float], grace: float):
         if Position is not None and not isinstance(position, Position):

@@ -14,13 +14,14 @@
 // - a valid `bench` (no depth, or 1 to 40) is skipped: it searches fixed positions whatever
 //   the input, with a fresh 16 MiB table (~150 ms under ASan); its malformed forms run;
 // - `go perft N` with a valid N above kMaxPerftDepth runs at kMaxPerftDepth;
-// - every other `go` gets ` depth <kMaxSearchDepth>` appended, or the plies left when they
-//   are at most kMaxSolvePlies (a later limit overrides an earlier one; a malformed line
-//   stays malformed), and its `movetime` is capped at kMaxMoveTimeMs; `stop` follows it when
-//   it holds `infinite` (which otherwise waits for `stop` after the last depth); then the
-//   harness waits for its `bestmove`. Searches thus never overlap the following commands, and
-//   with one thread an input runs the same way every time. The concurrent paths (commands
-//   during a search) are the TSan build's and protocol_search_test's job;
+// - every other `go` gets ` depth <kMaxSearchDepth>` appended (before its `searchmoves`, which
+//   take the rest of the line), or the plies left when they are at most kMaxSolvePlies (a
+//   later limit overrides an earlier one; a malformed line stays malformed), and its `movetime` is
+//   capped at kMaxMoveTimeMs; `stop` follows it when it holds `infinite` (which otherwise waits for
+//   `stop` after the last depth); then the harness waits for its `bestmove`. Searches thus never
+//   overlap the following commands, and with one thread an input runs the same way every time. The
+//   concurrent paths (commands during a search) are the TSan build's and protocol_search_test's
+//   job;
 // - the course agents (`setoption name Agent`) ignore the depth, and all but random and greedy
 //   search deep from the middle game: with one of them selected, a `go` runs only when at
 //   most kMaxAgentPlies plies are left;
@@ -235,8 +236,14 @@ class Harness {
       } else {
         const int plies_left = protocol_.position().PliesLeft();
         if (!CheapAgent() && plies_left > kMaxAgentPlies) result.skip = true;
-        // The protocol's reading: `infinite` alone, every other key with a value.
+        // The protocol's reading: `infinite` alone, `searchmoves` and the rest of the line,
+        // every other key with a value.
+        size_t limits_end = tokens.size();
         for (size_t i = 1; i < tokens.size(); ++i) {
+          if (tokens[i] == "searchmoves") {
+            limits_end = i;
+            break;
+          }
           if (tokens[i] == "infinite") {
             result.needs_stop = true;
           } else if (++i < tokens.size() && tokens[i - 1] == "movetime") {
@@ -244,9 +251,11 @@ class Harness {
                 Capped(tokens[i], kMaxMoveTimeMs, std::numeric_limits<std::int64_t>::max());
           }
         }
-        rewritten.push_back("depth");
-        rewritten.push_back(std::to_string(plies_left <= kMaxSolvePlies ? std::max(plies_left, 1)
-                                                                        : kMaxSearchDepth));
+        // The depth before any `searchmoves`, which takes the rest of the line.
+        const std::string depth = std::to_string(
+            plies_left <= kMaxSolvePlies ? std::max(plies_left, 1) : kMaxSearchDepth);
+        rewritten.insert(rewritten.begin() + static_cast<std::ptrdiff_t>(limits_end),
+                         {"depth", depth});
         result.starts_search = true;
       }
     } else if (command == "setoption") {

@@ -69,8 +69,10 @@ def test_proven_win_bounds_the_score(engine):
 def test_analyse_one_line_and_no_multipv(engine):
     info = engine.analyse(divercite.Position(NEAR_END), depth=20)
     assert info["score"] == 300 and info["exact"] is True and info["proven"] == "win"
-    with pytest.raises(EngineError, match="the engine has no MultiPV option"):
-        engine.analyse(divercite.Position(), depth=2, multipv=3)
+    assert info["move"] == "GR44" == info["pv"][0]
+    with fake("good") as no_multipv:
+        with pytest.raises(EngineError, match="the engine has no MultiPV option"):
+            no_multipv.analyse(divercite.Position(), depth=2, multipv=3)
 
 
 def test_finished_game_gives_no_move(engine):

@@ -1,5 +1,7 @@
 #include "tools/client/engine_client.h"
 
+#include <algorithm>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -142,6 +144,7 @@ absl::StatusOr<EngineReply> EngineClient::Go(const std::string& position_line,
   if (status.ok()) status = Send(go_line);
   if (!status.ok()) return Fail(EngineFailure::kCrash, status);
   EngineReply reply;
+  bool other_line = false;  // the last line with a score was not the best (MultiPV)
   while (true) {
     absl::StatusOr<std::string> line = Receive(start + deadline - absl::Now());
     if (absl::IsDeadlineExceeded(line.status())) {
@@ -177,6 +180,15 @@ absl::StatusOr<EngineReply> EngineClient::Go(const std::string& position_line,
       reply.error = std::string(
           absl::StripAsciiWhitespace(absl::string_view(*line).substr(kErrorPrefix.size())));
     }
+    // With MultiPV > 1, the lines below the best (`multipv 2` and on) and the exact / proven
+    // lines that follow them say nothing of the move played.
+    if (words.size() >= 2 && words[1] != "string") {
+      const auto multipv = std::find(words.begin(), words.end(), "multipv");
+      int rank = 1;
+      other_line = multipv != words.end() && multipv + 1 != words.end() &&
+                   absl::SimpleAtoi(*(multipv + 1), &rank) && rank > 1;
+    }
+    if (other_line) continue;
     if (words.size() >= 3 && words[1] == "string" && words[2] == "exact") reply.exact = true;
     if (words.size() == 4 && words[1] == "string" && words[2] == "proven") {
       // An unknown word is ignored, as any line the client does not understand.

@@ -86,6 +86,10 @@ void EngineSession::RegisterOptions() {
   options_.AddSpin("Threads", defaults.threads, 1, 256, [this](std::int64_t threads) {
     return SetSearchOption([threads](SearchOptions& o) { o.threads = static_cast<int>(threads); });
   });
+  // The best moves each iteration reports (our search's; a course agent ignores it).
+  options_.AddSpin("MultiPV", defaults.multipv, 1, kMaxLines, [this](std::int64_t lines) {
+    return SetSearchOption([lines](SearchOptions& o) { o.multipv = static_cast<int>(lines); });
+  });
   options_.AddSpin("MoveOverhead", defaults.move_overhead_ms, 0, 5000, [this](std::int64_t ms) {
     return SetSearchOption([ms](SearchOptions& o) { o.move_overhead_ms = ms; });
   });

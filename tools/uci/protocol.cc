@@ -200,12 +200,27 @@ void Protocol::SetPosition(const Arguments& args) {
 }
 
 // go [wtime|p1time <ms>] [btime|p2time <ms>] [winc|p1inc <ms>] [binc|p2inc <ms>]
-//    [movestogo <n>] [movetime <ms>] [depth <n>] [nodes <n>] [infinite] [prove] | go perft <n>
+//    [movestogo <n>] [movetime <ms>] [depth <n>] [nodes <n>] [infinite] [prove]
+//    [searchmoves <move> ...] | go perft <n>
+// As in UCI, searchmoves takes the rest of the line: the root's moves to search, each legal.
 void Protocol::Go(const Arguments& args) {
   if (!args.empty() && args[0] == "perft") return GoPerft(args);
   SearchLimits limits;
   for (size_t i = 0; i < args.size(); ++i) {
     const absl::string_view key = args[i];
+    if (key == "searchmoves") {
+      if (i + 1 == args.size()) return SendError("go: 'searchmoves' needs at least one move");
+      for (const absl::string_view text : Arguments(args.begin() + i + 1, args.end())) {
+        absl::StatusOr<Move> move = ParseMove(text);
+        const absl::Status status =
+            move.ok() ? session_.position().CheckLegal(*move) : move.status();
+        if (!status.ok()) {
+          return SendError(absl::StrCat("go: searchmoves: ", status.message()));
+        }
+        limits.searchmoves.push_back(*move);
+      }
+      break;
+    }
     if (key == "infinite") {
       limits.infinite = true;
       continue;
@@ -255,7 +270,11 @@ void Protocol::SendChoice(const MoveChoice& choice) {
     return;
   }
   const SearchResult& result = *choice.search;
-  SendInfo(IterationInfoOf(result, result.depth, choice.hashfull));
+  if (result.lines.empty()) return SendInfo(IterationInfoOf(result, result.depth, choice.hashfull));
+  // Several lines: each, best first, as the iterations reported them.
+  for (int line = 1; line <= static_cast<int>(result.lines.size()); ++line) {
+    SendInfo(LineInfoOf(result, line, result.lines[line - 1].depth, choice.hashfull));
+  }
 }
 
 void Protocol::SendInfo(const IterationInfo& info) {
@@ -264,11 +283,13 @@ void Protocol::SendInfo(const IterationInfo& info) {
   absl::string_view bound = info.bound == Bound::kLower   ? " lowerbound"
                             : info.bound == Bound::kUpper ? " upperbound"
                                                           : "";
+  // Stockfish's place for the line's rank, said only when there are several lines.
+  const std::string multipv = info.multipv > 0 ? absl::StrCat(" multipv ", info.multipv) : "";
   Send(
-      absl::StrFormat("info depth %d seldepth %d score cp %d%s nodes %d nps %d hashfull %d "
+      absl::StrFormat("info depth %d seldepth %d%s score cp %d%s nodes %d nps %d hashfull %d "
                       "time %d pv %s",
-                      info.depth, info.seldepth, info.score, bound, info.nodes, nps, info.hashfull,
-                      info.time_ms, PvText(info.pv)));
+                      info.depth, info.seldepth, multipv, info.score, bound, info.nodes, nps,
+                      info.hashfull, info.time_ms, PvText(info.pv)));
   // The result first, then whether the score is the exact value: clients that read only the
   // last line before `bestmove` still find `info string exact` there.
   if (info.proven != ProvenResult::kUnknown) {

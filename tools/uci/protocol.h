@@ -12,6 +12,12 @@
 // win|draw|loss` after the score (and before `info string exact`, for an exact value); a
 // proof that is not the exact value bounds the score (`score cp X lowerbound` for a win,
 // `upperbound` for a loss).
+//
+// With the option MultiPV at N > 1 each iteration reports its N best lines, best first, each
+// as `info depth D seldepth S multipv k score cp X ... pv ...` followed by its own `info string
+// proven` / `info string exact` lines; the final report repeats them all, and `bestmove` is
+// line 1's. With MultiPV 1 no `multipv` word is sent. `go ... searchmoves m1 m2 ...` searches
+// those root moves only.
 #ifndef DIVERCITE_TOOLS_UCI_PROTOCOL_H_
 #define DIVERCITE_TOOLS_UCI_PROTOCOL_H_
 
