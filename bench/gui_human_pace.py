@@ -18,185 +18,39 @@ than that after the click (ctest seahorse_gui_human_pace: 2 moves, 3.5 s).
 --pace sets DIVERCITE_PACE (auto, the default: the player sees the human and answers at a
 human's pace; clock: the full clock, as before the human pace, 42-45 s a move at first).
 
-The page loads jQuery and the socket.io client from CDNs; the browser gets no network but
-localhost, and this script answers those two requests with Debian's jQuery (libjs-jquery)
-and the socket.io client the page names, with its SRI hash (bench/gui_page/, from npm:
-`npm ci --prefix bench/gui_page`). Needs Debian's chromium.
+The page runs in Debian's chromium as bench/course_gui.py opens it: no network but
+localhost, its two CDN scripts answered from local files (Debian's jQuery, and the socket.io
+client of bench/gui_page/, `npm ci --prefix bench/gui_page`).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import json
-import math
 import os
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-import aiohttp
+from course_gui import (COURSE, PAGE, REPO, Page, cell_centre, free_port, listening, missing,
+                        open_page, piece_centre, wait_for)
 
-REPO = Path(__file__).resolve().parents[1]
-COURSE = Path(os.environ.get("DIVERCITE_COURSE_DIR") or REPO.parent / "shared" / "course")
-PAGE = COURSE / "divercite" / "GUI" / "index.html"
 PLAYER = REPO / "tools" / "seahorse" / "divercite_player.py"
-SCRIPTS = {  # what the page loads from CDNs, and the local file that answers it
-    "https://cdn.socket.io/4.6.0/socket.io.min.js":
-        REPO / "bench" / "gui_page" / "node_modules" / "socket.io-client" / "dist" /
-        "socket.io.min.js",
-    "https://cdnjs.cloudflare.com/ajax/libs/jquery/3.6.0/jquery.min.js":
-        Path("/usr/share/javascript/jquery/jquery.min.js"),
-}
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--window-size=1500,760",
-                  "--remote-debugging-port=0"]
 
 sys.path[:0] = [str(COURSE / "divercite"), str(COURSE / "seahorse")]
 from game_state_divercite import GameStateDivercite  # noqa: E402  (the course's rules)
 from player_divercite import PlayerDivercite  # noqa: E402
 
-# The page's geometry (GUI/main.js): the board canvas is 600 px, its cells on a grid turned
-# by 45 degrees; a player's canvas lists the pieces left two a row.
-_BOARD, _MARGIN = 600, 0.12 * 600
-_CELL = (_BOARD - 2 * _MARGIN) / 9
-_GAP = _BOARD * 0.032
-
-
-def cell_centre(row: int, column: int) -> tuple[float, float]:
-    x, y = (column - 4) * (_CELL + _GAP), (row - 4) * (_CELL + _GAP)
-    turn = math.pi / 4
-    return (_BOARD / 2 + x * math.cos(turn) - y * math.sin(turn),
-            _BOARD / 2 + x * math.sin(turn) + y * math.cos(turn))
-
-
-def piece_centre(index: int, canvas_width: float = 400, canvas_height: float = 600):
-    """The centre of the `index`-th entry of a player's pieces_left in its canvas."""
-    x = canvas_width / 5 + (index % 2) * _CELL * 3
-    y = canvas_height / 4 + (index // 2 + 1) * (_CELL + 20)
-    return x + _CELL / 2, y + _CELL / 2
-
-
-class Page:
-    """The Chrome DevTools protocol over a websocket: calls, and the page's console."""
-
-    def __init__(self, websocket):
-        self.websocket = websocket
-        self.calls: dict[int, asyncio.Future] = {}
-        self.boards: asyncio.Queue = asyncio.Queue()  # console `play`: the page's ms
-        self.count = 0
-
-    async def call(self, method: str, **params):
-        self.count += 1
-        answer = asyncio.get_running_loop().create_future()
-        self.calls[self.count] = answer
-        await self.websocket.send_json({"id": self.count, "method": method, "params": params})
-        return await asyncio.wait_for(answer, 30)
-
-    async def pump(self):
-        async for message in self.websocket:
-            data = json.loads(message.data)
-            if "id" in data:
-                answer = self.calls.pop(data["id"])
-                if "error" in data:
-                    answer.set_exception(RuntimeError(f"{data['error']}"))
-                else:
-                    answer.set_result(data.get("result", {}))
-            elif data["method"] == "Runtime.consoleAPICalled":
-                words = [a.get("value") for a in data["params"]["args"]]
-                if words == ["play"]:
-                    self.boards.put_nowait(data["params"]["timestamp"])
-            elif data["method"] == "Fetch.requestPaused":
-                asyncio.create_task(self.answer_request(data["params"]))
-
-    async def answer_request(self, params):
-        """The CDN scripts from local files; anything else beyond localhost refused."""
-        local = SCRIPTS.get(params["request"]["url"])
-        if local is None:
-            await self.call("Fetch.failRequest", requestId=params["requestId"],
-                            errorReason="BlockedByClient")
-            return
-        await self.call("Fetch.fulfillRequest", requestId=params["requestId"], responseCode=200,
-                        responseHeaders=[{"name": "Content-Type",
-                                          "value": "application/javascript"},
-                                         {"name": "Access-Control-Allow-Origin", "value": "*"}],
-                        body=base64.b64encode(local.read_bytes()).decode())
-
-    async def evaluate(self, expression: str):
-        result = await self.call("Runtime.evaluate", expression=expression, returnByValue=True)
-        return result["result"].get("value")
-
-    async def click(self, canvas: str, x: float, y: float) -> float:
-        """Clicks at (x, y) of the canvas `canvas`; returns the time (ms since the epoch)."""
-        box = await self.evaluate(f"(r => [r.left, r.top])(document.getElementById("
-                                  f"'{canvas}').getBoundingClientRect())")
-        at = dict(x=box[0] + x, y=box[1] + y)
-        await self.call("Input.dispatchMouseEvent", type="mouseMoved", **at)
-        await self.call("Input.dispatchMouseEvent", type="mousePressed", button="left",
-                        clickCount=1, **at)
-        clicked = time.time() * 1000
-        await self.call("Input.dispatchMouseEvent", type="mouseReleased", button="left",
-                        clickCount=1, **at)
-        return clicked
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("localhost", 0))
-        return s.getsockname()[1]
-
-
-def listening(port: int) -> bool:
-    try:
-        socket.create_connection(("localhost", port), timeout=0.2).close()
-        return True
-    except OSError:
-        return False
-
-
-async def wait_for(predicate, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while not (value := await predicate()):
-        if time.monotonic() > deadline:
-            sys.exit(f"gui_human_pace: {what} after {seconds:.0f} s")
-        await asyncio.sleep(0.1)
-    return value
-
 
 async def play(port: int, profile: Path, moves: int, screenshot: Path):
-    chromium = subprocess.Popen(
-        [shutil.which("chromium") or "chromium", *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
-         "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        active = profile / "DevToolsActivePort"
-        await wait_for(lambda: asyncio.sleep(0, active.exists()), 30, "no Chromium")
-        debug_port = active.read_text().split()[0]
-        async with aiohttp.ClientSession() as session:
-            async with session.get(f"http://127.0.0.1:{debug_port}/json/list") as answer:
-                target = next(t for t in await answer.json() if t["type"] == "page")
-            async with session.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0) as ws:
-                page = Page(ws)
-                pump = asyncio.create_task(page.pump())
-                try:
-                    return await play_on(page, port, moves, screenshot)
-                finally:
-                    pump.cancel()
-    finally:
-        chromium.terminate()
-        chromium.wait()
+    async with open_page(profile) as page:
+        return await play_on(page, port, moves, screenshot)
 
 
 async def play_on(page: Page, port: int, moves: int, screenshot: Path):
-    await page.call("Runtime.enable")
-    await page.call("Page.enable")
-    await page.call("Fetch.enable", patterns=[{"urlPattern": "https://*"}])
     # The page connects to the port in its port box (16001) when loaded: as a person would
     # type it, this game's port.
     await page.call("Page.addScriptToEvaluateOnNewDocument", source=(
@@ -225,8 +79,7 @@ async def play_on(page: Page, port: int, moves: int, screenshot: Path):
         print(f"move {len(timings)} ({action.data['piece']} at {action.data['position']}): "
               f"click -> the human's move drawn {timings[-1][0]:.2f} s, the engine's reply "
               f"drawn {timings[-1][1]:.2f} s", flush=True)
-    shot = await page.call("Page.captureScreenshot", format="png")
-    screenshot.write_bytes(base64.b64decode(shot["data"]))
+    await page.screenshot(screenshot)
     return timings
 
 
@@ -237,12 +90,9 @@ def main():
     parser.add_argument("--screenshot", type=Path, default=Path("gui_human_pace.png"))
     parser.add_argument("--budget", type=float, help="seconds from a click to both boards")
     args = parser.parse_args()
-    for url, path in SCRIPTS.items():
-        if not path.is_file():
-            sys.exit(f"gui_human_pace: {path} is missing (for {url}): apt-get install "
-                     f"libjs-jquery; npm ci --prefix {REPO / 'bench' / 'gui_page'}")
-    if not shutil.which("chromium"):
-        sys.exit("gui_human_pace: no chromium: apt-get install chromium")
+    lacking = missing()
+    if lacking:
+        sys.exit(f"gui_human_pace: {lacking}")
     with tempfile.TemporaryDirectory(prefix="divercite_gui_") as folder:
         tmp = Path(folder)
         # The master opens the page with xdg-open; here the page is Chromium's.
@@ -260,6 +110,8 @@ def main():
             cwd=tmp, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
             timings = asyncio.run(play(port, tmp / "profile", args.moves, args.screenshot))
+        except TimeoutError as error:
+            sys.exit(f"gui_human_pace: {error or 'timed out'}")
         finally:
             master.send_signal(signal.SIGINT)
             try:

@@ -33,6 +33,9 @@ Modules:
     course  the course's framework both ways: `Position.from_course_state(state)`, the
             course's action of a move (`course.action`) and back, its recordings read and
             written (the files its GUI replays)
+    course_export
+            our games (match records, analyses) as course recordings, for the course's GUI:
+            `python3 -m divercite.course_export records.jsonl -d replays/`
     svg     `svg.board(position)`: an SVG picture drawn as the course's GUI draws the board;
             a position shows itself so in Jupyter (`Position._repr_svg_`)
     engine  any engine of our protocol from Python (`engine.Engine.popen(path)`, `play`,
