@@ -92,7 +92,7 @@ class AgentProcess:
                 pass
         try:
             self.process.stdin.close()
-        except OSError:
+        except (OSError, ValueError):  # a broken pipe, or a request() writing meanwhile
             pass
         self.process.wait()
 
