@@ -168,8 +168,9 @@ def go_command(limits: dict, side_to_move: str) -> tuple:
         go += ["searchmoves", *(move.strip() for move in searchmoves)]  # the rest of the line
     if limits:
         raise TypeError(f"unknown limits: {', '.join(limits)}")
-    if not any(key in clock for key in ("wtime", "btime", "movetime", "depth", "nodes")):
-        raise ValueError("give a limit: movetime, depth, nodes, wtime or btime")
+    if "prove" not in go and \
+            not any(key in clock for key in ("wtime", "btime", "movetime", "depth", "nodes")):
+        raise ValueError("give a limit: movetime, depth, nodes, wtime, btime or prove")
     own = "wtime" if side_to_move == "w" else "btime"
     seconds = [int(clock[key]) / 1000 for key in ("movetime", own) if key in clock]
     return " ".join(go), (min(seconds) if seconds else None)

@@ -251,7 +251,8 @@ class Engine:
              **limits) -> PlayResult:
         """Searches `position` (a divercite.Position or a position string) within `limits`
         (movetime, depth, nodes, wtime, btime, winc, binc in ms or plies; prove=True for `go
-        prove`; searchmoves=[moves] to search only those); at least one of the first five.
+        prove`; searchmoves=[moves] to search only those); at least one of the first
+        five, or prove=True alone (the search ends at the proof).
         Raises EngineError if the engine answers an error (an illegal searchmoves move too),
         no move, or an illegal one. Without `timeout` (seconds from the call), a search waits
         for its movetime or its side's clock plus TIMEOUT_MARGIN, else DEFAULT_SEARCH_TIMEOUT

@@ -64,6 +64,8 @@ def test_proven_win_bounds_the_score(engine):
     result = engine.play(PROVEN_WIN, movetime=2000, prove=True)  # a position string will do
     assert (result.proven, result.bound, result.exact) == ("win", "lower", False)
     assert result.score > 0 and result.time_ms < 1500
+    alone = engine.play(PROVEN_WIN, prove=True)  # `go prove`: the proof is its own limit
+    assert (alone.proven, alone.bound) == ("win", "lower")
 
 
 def test_analyse_one_line_and_no_multipv(engine):
