@@ -41,7 +41,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import aiohttp
 
 REPO = Path(__file__).resolve().parents[1]
 COURSE = Path(os.environ.get("DIVERCITE_COURSE_DIR") or REPO.parent / "shared" / "course")
@@ -54,12 +53,9 @@ SCRIPTS = {  # what the page loads from CDNs, and the local file that answers it
     "https://cdnjs.cloudflare.com/ajax/libs/jquery/3.6.0/jquery.min.js":
         Path("/usr/share/javascript/jquery/jquery.min.js"),
 }
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--window-size=1500,760",
-                  "--remote-debugging-port=0"]
 
 sys.path[:0] = [str(COURSE / "divercite"), str(COURSE / "seahorse")]
+from chromium_devtools import DevToolsPage, open_page  # noqa: E402  (beside this file)
 from game_state_divercite import GameStateDivercite  # noqa: E402  (the course's rules)
 from player_divercite import PlayerDivercite  # noqa: E402
 
@@ -84,37 +80,20 @@ def piece_centre(index: int, canvas_width: float = 400, canvas_height: float = 6
     return x + _CELL / 2, y + _CELL / 2
 
 
-class Page:
-    """The Chrome DevTools protocol over a websocket: calls, and the page's console."""
+class Page(DevToolsPage):
+    """The course's page (bench/chromium_devtools.py): its console, the scripts it loads."""
 
     def __init__(self, websocket):
-        self.websocket = websocket
-        self.calls: dict[int, asyncio.Future] = {}
+        super().__init__(websocket)
         self.boards: asyncio.Queue = asyncio.Queue()  # console `play`: the page's ms
-        self.count = 0
 
-    async def call(self, method: str, **params):
-        self.count += 1
-        answer = asyncio.get_running_loop().create_future()
-        self.calls[self.count] = answer
-        await self.websocket.send_json({"id": self.count, "method": method, "params": params})
-        return await asyncio.wait_for(answer, 30)
-
-    async def pump(self):
-        async for message in self.websocket:
-            data = json.loads(message.data)
-            if "id" in data:
-                answer = self.calls.pop(data["id"])
-                if "error" in data:
-                    answer.set_exception(RuntimeError(f"{data['error']}"))
-                else:
-                    answer.set_result(data.get("result", {}))
-            elif data["method"] == "Runtime.consoleAPICalled":
-                words = [a.get("value") for a in data["params"]["args"]]
-                if words == ["play"]:
-                    self.boards.put_nowait(data["params"]["timestamp"])
-            elif data["method"] == "Fetch.requestPaused":
-                asyncio.create_task(self.answer_request(data["params"]))
+    def on_event(self, method: str, params: dict):
+        if method == "Runtime.consoleAPICalled":
+            words = [a.get("value") for a in params["args"]]
+            if words == ["play"]:
+                self.boards.put_nowait(params["timestamp"])
+        elif method == "Fetch.requestPaused":
+            asyncio.create_task(self.answer_request(params))
 
     async def answer_request(self, params):
         """The CDN scripts from local files; anything else beyond localhost refused."""
@@ -128,10 +107,6 @@ class Page:
                                           "value": "application/javascript"},
                                          {"name": "Access-Control-Allow-Origin", "value": "*"}],
                         body=base64.b64encode(local.read_bytes()).decode())
-
-    async def evaluate(self, expression: str):
-        result = await self.call("Runtime.evaluate", expression=expression, returnByValue=True)
-        return result["result"].get("value")
 
     async def click(self, canvas: str, x: float, y: float) -> float:
         """Clicks at (x, y) of the canvas `canvas`; returns the time (ms since the epoch)."""
@@ -171,26 +146,8 @@ async def wait_for(predicate, seconds: float, what: str):
 
 
 async def play(port: int, profile: Path, moves: int, screenshot: Path):
-    chromium = subprocess.Popen(
-        [shutil.which("chromium") or "chromium", *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
-         "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        active = profile / "DevToolsActivePort"
-        await wait_for(lambda: asyncio.sleep(0, active.exists()), 30, "no Chromium")
-        debug_port = active.read_text().split()[0]
-        async with aiohttp.ClientSession() as session:
-            async with session.get(f"http://127.0.0.1:{debug_port}/json/list") as answer:
-                target = next(t for t in await answer.json() if t["type"] == "page")
-            async with session.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0) as ws:
-                page = Page(ws)
-                pump = asyncio.create_task(page.pump())
-                try:
-                    return await play_on(page, port, moves, screenshot)
-                finally:
-                    pump.cancel()
-    finally:
-        chromium.terminate()
-        chromium.wait()
+    async with open_page(profile, Page, window=(1500, 760)) as page:
+        return await play_on(page, port, moves, screenshot)
 
 
 async def play_on(page: Page, port: int, moves: int, screenshot: Path):
@@ -225,8 +182,7 @@ async def play_on(page: Page, port: int, moves: int, screenshot: Path):
         print(f"move {len(timings)} ({action.data['piece']} at {action.data['position']}): "
               f"click -> the human's move drawn {timings[-1][0]:.2f} s, the engine's reply "
               f"drawn {timings[-1][1]:.2f} s", flush=True)
-    shot = await page.call("Page.captureScreenshot", format="png")
-    screenshot.write_bytes(base64.b64decode(shot["data"]))
+    await page.screenshot(screenshot)
     return timings
 
 

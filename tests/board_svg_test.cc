@@ -15,14 +15,6 @@
 namespace divercite {
 namespace {
 
-int Count(const std::string& text, const std::string& what) {
-  int count = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-    ++count;
-  }
-  return count;
-}
-
 Move MoveOf(const char* text) { return *ParseMove(text); }
 
 TEST(BoardSvgTest, CellsAndOnePieceElementPerPiece) {
@@ -31,12 +23,12 @@ TEST(BoardSvgTest, CellsAndOnePieceElementPerPiece) {
     const std::string svg = BoardSvg(position);
     ASSERT_TRUE(absl::StartsWith(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
     ASSERT_TRUE(absl::EndsWith(svg, "</svg>"));
-    EXPECT_EQ(Count(svg, "class=\"cell "), kNumCells);
-    EXPECT_EQ(Count(svg, "class=\"cell city\""), 16);
-    EXPECT_EQ(Count(svg, "class=\"piece "), position.Ply());
-    EXPECT_EQ(Count(svg, "<g "), Count(svg, "</g>"));
-    EXPECT_EQ(Count(svg, "class=\"last-move\""), 0);
-    EXPECT_EQ(Count(svg, "class=\"arrow\""), 0);
+    EXPECT_EQ(testing::CountOccurrences(svg, "class=\"cell "), kNumCells);
+    EXPECT_EQ(testing::CountOccurrences(svg, "class=\"cell city\""), 16);
+    EXPECT_EQ(testing::CountOccurrences(svg, "class=\"piece "), position.Ply());
+    EXPECT_EQ(testing::CountOccurrences(svg, "<g "), testing::CountOccurrences(svg, "</g>"));
+    EXPECT_EQ(testing::CountOccurrences(svg, "class=\"last-move\""), 0);
+    EXPECT_EQ(testing::CountOccurrences(svg, "class=\"arrow\""), 0);
     EXPECT_TRUE(absl::StrContains(svg, absl::StrCat("(scores ", position.Score(Player::kFirst), "-",
                                                     position.Score(Player::kSecond), ")</title>")));
   }
@@ -47,9 +39,9 @@ TEST(BoardSvgTest, PiecesNameTheirKindOwnerAndColour) {
   position.Play(MoveOf("RC14"));  // first player's red city
   position.Play(MoveOf("GR04"));  // second player's green resource
   const std::string svg = BoardSvg(position);
-  EXPECT_EQ(Count(svg, "<g class=\"piece city W R\">"), 1);
-  EXPECT_EQ(Count(svg, "<g class=\"piece resource B G\">"), 1);
-  EXPECT_EQ(Count(svg, "<circle "), 1);  // the city's disc
+  EXPECT_EQ(testing::CountOccurrences(svg, "<g class=\"piece city W R\">"), 1);
+  EXPECT_EQ(testing::CountOccurrences(svg, "<g class=\"piece resource B G\">"), 1);
+  EXPECT_EQ(testing::CountOccurrences(svg, "<circle "), 1);  // the city's disc
 }
 
 TEST(BoardSvgTest, LastMoveArrowAndSize) {
@@ -60,8 +52,8 @@ TEST(BoardSvgTest, LastMoveArrowAndSize) {
   options.arrow = MoveOf("GR13");
   options.size = 250;
   const std::string svg = BoardSvg(position, options);
-  EXPECT_EQ(Count(svg, "<polygon class=\"last-move\" data-move=\"RC14\""), 1);
-  EXPECT_EQ(Count(svg, "<g class=\"arrow\" data-move=\"GR13\">"), 1);
+  EXPECT_EQ(testing::CountOccurrences(svg, "<polygon class=\"last-move\" data-move=\"RC14\""), 1);
+  EXPECT_EQ(testing::CountOccurrences(svg, "<g class=\"arrow\" data-move=\"GR13\">"), 1);
   EXPECT_TRUE(absl::StrContains(svg, " width=\"250\" height=\"250\" "));
   // The second player moves: the arrow starts at the right edge; told otherwise, the left.
   EXPECT_TRUE(absl::StrContains(svg, "<line x1=\"586.0\" y1=\"300.0\""));

@@ -9,7 +9,7 @@ checks: the board holds N elements of class `piece`, the graph one point per mov
 slider and the URL follow the buttons, the arrow keys, the slider and a click on the graph,
 the index links every game, the page's JSON reads back, and the browser logged no error
 (console errors, uncaught exceptions, failed loads). Screenshots of a game page and of the
-index are kept in --out.
+index are kept in --out. The browser is driven by bench/chromium_devtools.py.
 
     review_browser_test.py --analyze build/bin/divercite-analyze --out DIR
 """
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import json
 import os
 import shutil
@@ -28,13 +27,11 @@ import tempfile
 import time
 from pathlib import Path
 
-import aiohttp
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+from chromium_devtools import DevToolsPage, open_page  # noqa: E402
 
-REFERENCE = Path(os.environ.get("DIVERCITE_REFERENCE_DIR") or
-                 Path(__file__).resolve().parents[2] / "shared" / "reference")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--window-size=1300,1000", "--remote-debugging-port=0"]
+REFERENCE = Path(os.environ.get("DIVERCITE_REFERENCE_DIR") or REPO.parent / "shared" / "reference")
 ODD_NAME = 'we</script><script>throw "escaped"</script> & co'
 OPENING_PLIES = 4
 FAILURES: list[str] = []
@@ -64,48 +61,23 @@ def write_records(path: Path) -> list[list[str]]:
     return [g["moves"] for g in games]
 
 
-class Browser:
-    """One Chromium page over the DevTools protocol: calls, and every error it logs."""
+class Browser(DevToolsPage):
+    """A page that keeps every error the browser logs."""
 
     def __init__(self, websocket):
-        self.websocket = websocket
-        self.calls: dict[int, asyncio.Future] = {}
+        super().__init__(websocket)
         self.errors: list[str] = []
-        self.count = 0
 
-    async def call(self, method: str, **params):
-        self.count += 1
-        answer = asyncio.get_running_loop().create_future()
-        self.calls[self.count] = answer
-        await self.websocket.send_json({"id": self.count, "method": method, "params": params})
-        return await asyncio.wait_for(answer, 30)
-
-    async def pump(self):
-        async for message in self.websocket:
-            data = json.loads(message.data)
-            if "id" in data:
-                answer = self.calls.pop(data["id"])
-                if "error" in data:
-                    answer.set_exception(RuntimeError(f"{data['error']}"))
-                else:
-                    answer.set_result(data.get("result", {}))
-                continue
-            method, params = data.get("method"), data.get("params", {})
-            if method == "Runtime.exceptionThrown":
-                details = params["exceptionDetails"]
-                self.errors.append("exception: " + details.get("exception", {}).get(
-                    "description", details.get("text", "?")))
-            elif method == "Runtime.consoleAPICalled" and params["type"] in ("error", "assert"):
-                self.errors.append("console: " + " ".join(
-                    str(a.get("value", a.get("description"))) for a in params["args"]))
-            elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
-                self.errors.append("log: " + params["entry"]["text"])
-
-    async def evaluate(self, expression: str):
-        result = await self.call("Runtime.evaluate", expression=expression, returnByValue=True)
-        if "exceptionDetails" in result:
-            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
-        return result["result"].get("value")
+    def on_event(self, method: str, params: dict):
+        if method == "Runtime.exceptionThrown":
+            details = params["exceptionDetails"]
+            self.errors.append("exception: " + details.get("exception", {}).get(
+                "description", details.get("text", "?")))
+        elif method == "Runtime.consoleAPICalled" and params["type"] in ("error", "assert"):
+            self.errors.append("console: " + " ".join(
+                str(a.get("value", a.get("description"))) for a in params["args"]))
+        elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
+            self.errors.append("log: " + params["entry"]["text"])
 
     async def open(self, url: str):
         """Loads `url` afresh (not a same-document jump) and waits for its script to finish."""
@@ -132,10 +104,6 @@ class Browser:
         for kind in ("rawKeyDown", "keyUp"):
             await self.call("Input.dispatchKeyEvent", type=kind, key=name, code=name,
                             windowsVirtualKeyCode=code)
-
-    async def screenshot(self, path: Path):
-        shot = await self.call("Page.captureScreenshot", format="png")
-        path.write_bytes(base64.b64decode(shot["data"]))
 
 
 STATE = ("({pieces: document.querySelectorAll('#board .piece').length,"
@@ -186,30 +154,8 @@ async def check_page(page: Browser, path: Path, moves: int, plies: list[int], na
 
 
 async def run(out: Path, pages: dict, profile: Path):
-    chromium = subprocess.Popen(
-        [shutil.which("chromium") or "chromium", *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
-         "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        active = profile / "DevToolsActivePort"
-        deadline = time.monotonic() + 30
-        while not active.exists():
-            if time.monotonic() > deadline or chromium.poll() is not None:
-                sys.exit("review_browser_test: Chromium did not start")
-            await asyncio.sleep(0.1)
-        port = active.read_text().split()[0]
-        async with aiohttp.ClientSession() as session:
-            async with session.get(f"http://127.0.0.1:{port}/json/list") as answer:
-                target = next(t for t in await answer.json() if t["type"] == "page")
-            async with session.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0) as ws:
-                page = Browser(ws)
-                pump = asyncio.create_task(page.pump())
-                try:
-                    await run_on(page, out, pages)
-                finally:
-                    pump.cancel()
-    finally:
-        chromium.terminate()
-        chromium.wait()
+    async with open_page(profile, Browser) as page:
+        await run_on(page, out, pages)
 
 
 async def run_on(page: Browser, out: Path, pages: dict):

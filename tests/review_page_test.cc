@@ -8,18 +8,11 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "tests/test_util.h"
 #include "tools/analysis/game_sources.h"
 
 namespace divercite {
 namespace {
-
-int Count(const std::string& text, const std::string& what) {
-  int count = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-    ++count;
-  }
-  return count;
-}
 
 // Six moves from the start, the first two an opening; each move lost `losses[k]`, its value
 // 100 * k (mover's view), the engine's best another move where it lost points.
@@ -80,14 +73,16 @@ TEST(ReviewPageTest, BoardsMarginsLabelsAndClocks) {
   ASSERT_EQ(review["boards"].size(), 7u);
   for (int ply = 0; ply <= 6; ++ply) {
     const std::string board = review["boards"][ply].get<std::string>();
-    EXPECT_EQ(Count(board, "class=\"piece "), ply);
-    EXPECT_EQ(Count(board, "class=\"last-move\""), ply > 0 ? 1 : 0);
+    EXPECT_EQ(testing::CountOccurrences(board, "class=\"piece "), ply);
+    EXPECT_EQ(testing::CountOccurrences(board, "class=\"last-move\""), ply > 0 ? 1 : 0);
   }
   // The arrow: the engine's best where the move played lost points, from the mover's side.
-  EXPECT_EQ(Count(review["boards"][1].get<std::string>(), "<g class=\"arrow\" data-move=\"YR44\""),
+  EXPECT_EQ(testing::CountOccurrences(review["boards"][1].get<std::string>(),
+                                      "<g class=\"arrow\" data-move=\"YR44\""),
             1);
   EXPECT_TRUE(absl::StrContains(review["boards"][1].get<std::string>(), "<line x1=\"14.0\""));
-  EXPECT_EQ(Count(review["boards"][2].get<std::string>(), "class=\"arrow\""), 0);
+  EXPECT_EQ(testing::CountOccurrences(review["boards"][2].get<std::string>(), "class=\"arrow\""),
+            0);
   EXPECT_TRUE(absl::StrContains(review["boards"][6].get<std::string>(), "<line x1=\"586.0\""));
   // Margins are the first player's view: ply k's value is 100 k for its mover.
   EXPECT_EQ(review["margins"], Json::parse("[0, -100, 200, -300, 400, -500, 250]"));
@@ -113,13 +108,14 @@ TEST(ReviewPageTest, NoTextEndsTheScriptElement) {
   analysis.game.p1 = "a</script><script>alert(1)</script><!--";
   const std::string page = ReviewPageHtml(analysis);
   const std::string open = "<script type=\"application/json\" id=\"game\">";
-  ASSERT_EQ(Count(page, open), 1);
+  ASSERT_EQ(testing::CountOccurrences(page, open), 1);
   const size_t begin = page.find(open) + open.size();
   const size_t end = page.find("</script>", begin);
   absl::StatusOr<Json> json = ParseJson(page.substr(begin, end - begin));
   ASSERT_TRUE(json.ok()) << json.status();
   EXPECT_EQ((*json)["analysis"]["p1"], analysis.game.p1);
-  EXPECT_EQ(Count(page, "</script>"), 2);  // the JSON's and the page's own script's
+  EXPECT_EQ(testing::CountOccurrences(page, "</script>"),
+            2);  // the JSON's and the page's own script's
   EXPECT_FALSE(absl::StrContains(page, "<!--\""));
   EXPECT_TRUE(absl::StrContains(page, "<title>Game 3: a&lt;/script&gt;"));
   EXPECT_EQ(ReviewPageName(analysis.game), "game-3.html");
@@ -133,8 +129,8 @@ TEST(ReviewPageTest, IndexLinksEveryGame) {
   entries[1].game_name = "Game 4";
   entries[1].error = "ply 3: the engine <crashed>";
   const std::string index = ReviewIndexHtml(entries, "Reviews");
-  EXPECT_EQ(Count(index, "<a href=\"game-3.html\">Game 3</a>"), 1);
-  EXPECT_EQ(Count(index, "<a href="), 1);
+  EXPECT_EQ(testing::CountOccurrences(index, "<a href=\"game-3.html\">Game 3</a>"), 1);
+  EXPECT_EQ(testing::CountOccurrences(index, "<a href="), 1);
   EXPECT_TRUE(absl::StrContains(index, "analysis failed: ply 3: the engine &lt;crashed&gt;"));
 }
 
