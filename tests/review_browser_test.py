@@ -61,6 +61,13 @@ def write_records(path: Path) -> list[list[str]]:
     return [g["moves"] for g in games]
 
 
+def position_string(engine: Path, moves: list[str]) -> str:
+    """The position string after `moves`, as the engine's `d` prints it."""
+    shown = subprocess.run([engine], input=f"position startpos moves {' '.join(moves)}\nd\nquit\n",
+                           capture_output=True, text=True, check=True).stdout
+    return next(line[4:] for line in shown.splitlines() if line.startswith("fen "))
+
+
 class Browser(DevToolsPage):
     """A page that keeps every error the browser logs."""
 
@@ -114,14 +121,17 @@ STATE = ("({pieces: document.querySelectorAll('#board .piece').length,"
          " hash: location.hash, boards: document.querySelectorAll('svg.divercite-board').length})")
 
 
-async def check_page(page: Browser, path: Path, moves: int, plies: list[int], name: str):
+async def check_page(page: Browser, path: Path, first: int, moves: int, plies: list[int],
+                     name: str):
+    """The page of `moves` moves from ply `first`, opened at each of `plies`, then moved."""
+    last = first + moves
     for ply in plies:
         await page.open(f"{path.as_uri()}#ply={ply}")
         state = await page.evaluate(STATE)
         check(state["pieces"] == ply, f"{name} #ply={ply}: {state['pieces']} pieces on the board")
         check(state["points"] == moves, f"{name} #ply={ply}: {state['points']} graph points "
                                         f"for {moves} moves")
-        check(state["current"] == ([ply] if ply else []),
+        check(state["current"] == ([ply] if ply > first else []),
               f"{name} #ply={ply}: the graph marks {state['current']}")
         check(state["slider"] == ply and state["hash"] == f"#ply={ply}" and state["boards"] == 1,
               f"{name} #ply={ply}: slider {state['slider']}, URL {state['hash']}, "
@@ -131,14 +141,15 @@ async def check_page(page: Browser, path: Path, moves: int, plies: list[int], na
              ("key ArrowLeft", lambda: page.key("ArrowLeft", 37), start),
              ("key ArrowRight", lambda: page.key("ArrowRight", 39), start + 1),
              ("button previous", lambda: page.click("#previous"), start),
-             ("graph point 5", lambda: page.click('#graph .point[data-ply="5"]'), 5),
-             ("button last", lambda: page.click("#last"), moves),
-             ("key Home", lambda: page.key("Home", 36), 0),
-             ("key End", lambda: page.key("End", 35), moves),
-             ("button first", lambda: page.click("#first"), 0),
-             ("slider to 12", lambda: page.evaluate(
-                 "(s => { s.value = 12; s.dispatchEvent(new Event('input')); })"
-                 "(document.getElementById('slider'))"), 12)]
+             (f"graph point {last - 2}",
+              lambda: page.click(f'#graph .point[data-ply="{last - 2}"]'), last - 2),
+             ("button last", lambda: page.click("#last"), last),
+             ("key Home", lambda: page.key("Home", 36), first),
+             ("key End", lambda: page.key("End", 35), last),
+             ("button first", lambda: page.click("#first"), first),
+             (f"slider to {first + 8}", lambda: page.evaluate(
+                 f"(s => {{ s.value = {first + 8}; s.dispatchEvent(new Event('input')); }})"
+                 "(document.getElementById('slider'))"), first + 8)]
     await page.open(f"{path.as_uri()}#ply={start}")
     for what, action, expected in steps:
         await action()
@@ -147,10 +158,11 @@ async def check_page(page: Browser, path: Path, moves: int, plies: list[int], na
               state["slider"] == expected,
               f"{name}: {what} -> ply {expected} (pieces {state['pieces']}, URL {state['hash']})")
     # The URL drives the page too: a jump to another #ply= on the loaded page.
-    await page.evaluate("location.hash = '#ply=7'")
+    await page.evaluate(f"location.hash = '#ply={first + 7}'")
     await asyncio.sleep(0.1)
     state = await page.evaluate(STATE)
-    check(state["pieces"] == 7, f"{name}: a new #ply=7 in the URL shows {state['pieces']} pieces")
+    check(state["pieces"] == first + 7,
+          f"{name}: a new #ply={first + 7} in the URL shows {state['pieces']} pieces")
 
 
 async def run(out: Path, pages: dict, profile: Path):
@@ -199,9 +211,10 @@ async def run_on(page: Browser, out: Path, pages: dict):
     check(times == 41, f"game-0: a header and 40 moves in the list ({times} rows)")
     clocks = await page.evaluate("document.getElementById('here').textContent")
     check("Clocks:" in clocks, "game-0: the clocks are shown (tc=60+0.5 and the records' times)")
-    await check_page(page, game0, 40, [0, 1, 17, 40], "game-0")
-
-    await check_page(page, moves_page, 40, [9, 0, 40], "moves page")
+    await check_page(page, game0, 0, 40, [0, 1, 17, 40], "game-0")
+    await check_page(page, moves_page, 0, 40, [9, 0, 40], "moves page")
+    # From a position string at ply 30: the plies (and the URL's) are the pieces on the board.
+    await check_page(page, pages["fen"], 30, 10, [35, 30, 40], "position-string page")
     await page.open(f"{game0.as_uri()}#ply=29")
     await page.screenshot(out / "review_game.png")
     check(not page.errors, "no error logged by the browser" +
@@ -227,10 +240,13 @@ def main():
                     *small], check=True, stdout=subprocess.DEVNULL)
     subprocess.run([args.analyze, f"--moves={' '.join(games[1])}", f"--html={out / 'moves.html'}",
                     *small], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([args.analyze, f"--moves={' '.join(games[1][30:])}",
+                    f"--fen={position_string(args.analyze.parent / 'divercite', games[1][:30])}",
+                    f"--html={out / 'fen.html'}", *small], check=True, stdout=subprocess.DEVNULL)
     print(f"pages written and analysed in {time.monotonic() - began:.1f} s", flush=True)
     with tempfile.TemporaryDirectory(prefix="divercite_review_") as profile:
-        asyncio.run(run(out, {"folder": out / "pages", "moves": out / "moves.html"},
-                        Path(profile)))
+        asyncio.run(run(out, {"folder": out / "pages", "moves": out / "moves.html",
+                              "fen": out / "fen.html"}, Path(profile)))
     print(f"screenshots: {out / 'review_game.png'}, {out / 'review_index.png'}")
     print(f"{len(PASSED)} passed, {len(FAILURES)} failed")
     sys.exit(1 if FAILURES else 0)

@@ -103,6 +103,23 @@ TEST(ReviewPageTest, BoardsMarginsLabelsAndClocks) {
   EXPECT_EQ(json["analysis"]["p1"], "one");
 }
 
+TEST(ReviewPageTest, PliesCountFromTheStart) {
+  // A game from a position string: its boards start with the start's pieces.
+  GameAnalysis analysis = MadeAnalysis({0, 0, 0, 0, 0, 0});
+  analysis.game = *GameFromMoveList("RR33 GC32", "fen g/yR1/1B3/7/9/7/5/3/1 w");
+  analysis.moves.resize(2);
+  for (int k = 0; k < 2; ++k) {
+    analysis.moves[k].ply = 4 + k;
+    analysis.moves[k].move = analysis.game.moves[k];
+  }
+  const Json review = ReviewJson(analysis)["review"];
+  EXPECT_EQ(review["first_ply"], 4);
+  ASSERT_EQ(review["boards"].size(), 3u);
+  EXPECT_EQ(testing::CountOccurrences(review["boards"][0].get<std::string>(), "class=\"piece "), 4);
+  EXPECT_EQ(testing::CountOccurrences(review["boards"][2].get<std::string>(), "class=\"piece "), 6);
+  EXPECT_EQ(ReviewJson(MadeAnalysis({0, 0, 0, 0, 0, 0}))["review"]["first_ply"], 0);
+}
+
 TEST(ReviewPageTest, NoTextEndsTheScriptElement) {
   GameAnalysis analysis = MadeAnalysis({0, 0, 0, 0, 0, 0});
   analysis.game.p1 = "a</script><script>alert(1)</script><!--";

@@ -162,6 +162,7 @@ Json ReviewJson(const GameAnalysis& analysis) {
   }
 
   Json review = Json::object();
+  review["first_ply"] = game.start.Ply();
   review["thresholds"] = Json::object(
       {{"inaccuracy", kInaccuracyLoss}, {"mistake", kMistakeLoss}, {"blunder", kBlunderLoss}});
   review["boards"] = std::move(boards);

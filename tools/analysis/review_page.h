@@ -4,8 +4,9 @@
 // The page holds its game as JSON in <script type="application/json" id="game">, a contract
 // for tests and other programs:
 //   {"analysis": <AnalysisJson, analysis_report.h>,
-//    "review": {"thresholds": {"inaccuracy": 100, "mistake": 200, "blunder": 400},
-//               "boards": ["<svg ...>", ...],   // the board at every ply, 0 to the last
+//    "review": {"first_ply": 0,                 // the start's (a position string's may be more)
+//               "thresholds": {"inaccuracy": 100, "mistake": 200, "blunder": 400},
+//               "boards": ["<svg ...>", ...],   // the board at every ply, first_ply to the last
 //               "margins": [cp, ...],           // each ply's value, the first player's view
 //               "exact": [bool, ...],           // each ply's value is exact
 //               "scores": [[p1, p2], ...],      // the board's scores at each ply
@@ -18,7 +19,8 @@
 // script element. The page's script renders from it: the board of the current ply (only that
 // ply's pieces are in the document, each an SVG element of class `piece`), the margin graph
 // (an SVG circle of class `point` per move) and the move list; the ply is in the URL
-// (FILE#ply=N).
+// (FILE#ply=N: the board with N pieces, as the analysis counts plies). The arrays are
+// indexed from first_ply: boards[i] is ply first_ply + i.
 //
 // The board at ply N is the position after N moves, the move played outlined, and, when the
 // engine preferred another, the engine's best move drawn as an arrow from the mover's side.
