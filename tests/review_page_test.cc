@@ -68,7 +68,7 @@ TEST(ReviewPageTest, AccuracyHalvesWithEveryPointLost) {
 }
 
 TEST(ReviewPageTest, BoardsMarginsLabelsAndClocks) {
-  const Json json = ReviewJson(MadeAnalysis({900, 0, 100, 0, 0, 450}));
+  const Json json = ReviewJson(MadeAnalysis({900, 0, kInaccuracyLoss, 0, 0, kBlunderLoss}));
   const Json& review = json["review"];
   ASSERT_EQ(review["boards"].size(), 7u);
   for (int ply = 0; ply <= 6; ++ply) {

@@ -231,7 +231,8 @@ std::string ReviewIndexHtml(const std::vector<ReviewIndexEntry>& entries, absl::
       HtmlEscape(title),
       "</h1>\n<p>Points lost, accuracy (100 &times; 2<sup>&minus;points lost</sup>, averaged "
       "over a player's moves) and labelled moves (inaccuracy, mistake or blunder: at least ",
-      kInaccuracyLoss / 100, ", ", kMistakeLoss / 100, " or ", kBlunderLoss / 100,
+      absl::StrFormat("%g, %g or %g", kInaccuracyLoss / 100.0, kMistakeLoss / 100.0,
+                      kBlunderLoss / 100.0),
       " points lost) of each player; each game's page replays it.</p>\n"
       "<table>\n<tr><th>game</th><th>first player</th><th>second player</th><th>result</th>"
       "<th>scores</th><th>first: lost</th><th>accuracy</th><th>labelled</th>"

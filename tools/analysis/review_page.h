@@ -5,7 +5,7 @@
 // for tests and other programs:
 //   {"analysis": <AnalysisJson, analysis_report.h>,
 //    "review": {"first_ply": 0,                 // the start's (a position string's may be more)
-//               "thresholds": {"inaccuracy": 100, "mistake": 200, "blunder": 400},
+//               "thresholds": {"inaccuracy": 50, "mistake": 100, "blunder": 200},
 //               "boards": ["<svg ...>", ...],   // the board at every ply, first_ply to the last
 //               "margins": [cp, ...],           // each ply's value, the first player's view
 //               "exact": [bool, ...],           // each ply's value is exact
@@ -38,12 +38,12 @@
 
 namespace divercite {
 
-// A move's label by the points it lost (centipoints of final margin): at least kInaccuracy
-// an inaccuracy, at least kMistake a mistake, at least kBlunder a blunder. Opening moves
-// (not the players' choices) get none.
-inline constexpr int kInaccuracyLoss = 100;
-inline constexpr int kMistakeLoss = 200;
-inline constexpr int kBlunderLoss = 400;
+// A move's label by the points it lost (centipoints of final margin): at least half a point
+// an inaccuracy, a point a mistake, two points a blunder (engine games are often won by two
+// or three points). Opening moves (not the players' choices) get none.
+inline constexpr int kInaccuracyLoss = 50;
+inline constexpr int kMistakeLoss = 100;
+inline constexpr int kBlunderLoss = 200;
 enum class MoveLabel { kNone, kInaccuracy, kMistake, kBlunder };
 MoveLabel LabelOfLoss(int loss);
 absl::string_view MoveLabelText(MoveLabel label);  // "", "inaccuracy", "mistake", "blunder"
