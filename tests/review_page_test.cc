@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "absl/strings/match.h"
@@ -149,6 +152,27 @@ TEST(ReviewPageTest, IndexLinksEveryGame) {
   EXPECT_EQ(testing::CountOccurrences(index, "<a href=\"game-3.html\">Game 3</a>"), 1);
   EXPECT_EQ(testing::CountOccurrences(index, "<a href="), 1);
   EXPECT_TRUE(absl::StrContains(index, "analysis failed: ply 3: the engine &lt;crashed&gt;"));
+}
+
+TEST(ReviewPageTest, WriterFillsAFolder) {
+  const std::filesystem::path folder =
+      std::filesystem::path(::testing::TempDir()) / "review_page_test_folder";
+  std::filesystem::remove_all(folder);
+  ReviewPageWriter writer(folder.string(), /*folder=*/true);
+  ASSERT_TRUE(writer.Prepare().ok());
+  const GameAnalysis analysis = MadeAnalysis({0, 0, 0, 0, 0, 0});
+  ASSERT_TRUE(writer.Add(analysis.game, analysis).ok());
+  GameToAnalyze failed = analysis.game;
+  failed.game = 4;
+  ASSERT_TRUE(writer.Add(failed, absl::InternalError("the engine crashed")).ok());
+  EXPECT_TRUE(std::filesystem::exists(folder / "game-3.html"));
+  EXPECT_FALSE(std::filesystem::exists(folder / "game-4.html"));
+  std::ifstream in(folder / "index.html");
+  const std::string index((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(absl::StrContains(index, "<a href=\"game-3.html\">"));
+  EXPECT_TRUE(absl::StrContains(index, "Game 4</td><td colspan=\"10\" class=\"error\">"));
+  EXPECT_TRUE(absl::StartsWith(writer.Summary(), "1 review page written in "));
+  std::filesystem::remove_all(folder);
 }
 
 }  // namespace

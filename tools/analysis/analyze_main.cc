@@ -9,15 +9,11 @@
 #include <iostream>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "absl/time/clock.h"
-#include "absl/time/time.h"
 #include "tools/analysis/analysis_report.h"
 #include "tools/analysis/game_analysis.h"
 #include "tools/analysis/game_sources.h"
@@ -110,68 +106,6 @@ std::string PlotPath(const std::string& path, const divercite::GameAnalysis& ana
 
 int Fail(absl::string_view message) { return divercite::UsageError(kTool, message); }
 
-// Where --html writes: one page, or a folder of pages and their index.
-class ReviewPages {
- public:
-  ReviewPages(std::string path, bool folder) : path_(std::move(path)), folder_(folder) {}
-
-  absl::Status Prepare() {
-    if (!folder_) return absl::OkStatus();
-    std::error_code error;
-    std::filesystem::create_directories(path_, error);
-    if (error) return absl::PermissionDeniedError(absl::StrCat(path_, ": ", error.message()));
-    return absl::OkStatus();
-  }
-
-  // The page of one game, and in a folder the index, rewritten after every game: a long run
-  // shows the games done so far.
-  absl::Status Add(const divercite::GameToAnalyze& game,
-                   const absl::StatusOr<divercite::GameAnalysis>& analysis) {
-    const absl::Time began = absl::Now();
-    divercite::ReviewIndexEntry entry;
-    entry.page = divercite::ReviewPageName(game);
-    entry.game_name = game.game ? absl::StrCat("Game ", *game.game) : "Game";
-    if (analysis.ok()) {
-      entry.analysis = *analysis;
-      const std::string page =
-          folder_ ? (std::filesystem::path(path_) / entry.page).string() : path_;
-      if (absl::Status status =
-              divercite::WriteTextFile(page, divercite::ReviewPageHtml(*analysis));
-          !status.ok()) {
-        return status;
-      }
-      ++pages_;
-    } else {
-      entry.error = std::string(analysis.status().message());
-    }
-    if (folder_) {
-      entries_.push_back(std::move(entry));
-      if (absl::Status status =
-              divercite::WriteTextFile((std::filesystem::path(path_) / "index.html").string(),
-                                       divercite::ReviewIndexHtml(entries_, "Game reviews"));
-          !status.ok()) {
-        return status;
-      }
-    }
-    writing_ += absl::Now() - began;
-    return absl::OkStatus();
-  }
-
-  std::string Summary() const {
-    return absl::StrFormat(
-        "%s: %d review page%s written in %.2f s: %s", kTool, pages_, pages_ == 1 ? "" : "s",
-        absl::ToDoubleSeconds(writing_),
-        folder_ ? (std::filesystem::path(path_) / "index.html").string() : path_);
-  }
-
- private:
-  std::string path_;
-  bool folder_;
-  std::vector<divercite::ReviewIndexEntry> entries_;
-  int pages_ = 0;
-  absl::Duration writing_;
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -255,7 +189,7 @@ int main(int argc, char** argv) {
   if (python.empty())
     python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
   const std::string plot = absl::GetFlag(FLAGS_plot);
-  std::optional<ReviewPages> pages;
+  std::optional<divercite::ReviewPageWriter> pages;
   if (const std::string html = absl::GetFlag(FLAGS_html); !html.empty()) {
     pages.emplace(html, !records.empty() && absl::GetFlag(FLAGS_game) < 0);
     if (absl::Status prepared = pages->Prepare(); !prepared.ok()) {
@@ -295,6 +229,6 @@ int main(int argc, char** argv) {
     }
   }
   engine.Quit();
-  if (pages) std::fprintf(stderr, "%s\n", pages->Summary().c_str());
+  if (pages) std::fprintf(stderr, "%s: %s\n", kTool.data(), pages->Summary().c_str());
   return status;
 }

@@ -12,6 +12,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "absl/time/clock.h"
 #include "tools/analysis/analysis_report.h"
 #include "tools/analysis/review_page_template.h"
 #include "tools/board_svg/board_svg.h"
@@ -260,6 +261,48 @@ absl::Status WriteTextFile(const std::string& path, absl::string_view text) {
     return absl::PermissionDeniedError(absl::StrCat(path, ": cannot write"));
   }
   return absl::OkStatus();
+}
+
+absl::Status ReviewPageWriter::Prepare() {
+  if (!folder_) return absl::OkStatus();
+  std::error_code error;
+  std::filesystem::create_directories(path_, error);
+  if (error) return absl::PermissionDeniedError(absl::StrCat(path_, ": ", error.message()));
+  return absl::OkStatus();
+}
+
+absl::Status ReviewPageWriter::Add(const GameToAnalyze& game,
+                                   const absl::StatusOr<GameAnalysis>& analysis) {
+  const absl::Time began = absl::Now();
+  ReviewIndexEntry entry;
+  entry.page = ReviewPageName(game);
+  entry.game_name = game.game ? absl::StrCat("Game ", *game.game) : "Game";
+  if (analysis.ok()) {
+    entry.analysis = *analysis;
+    const std::string page = folder_ ? (std::filesystem::path(path_) / entry.page).string() : path_;
+    if (absl::Status status = WriteTextFile(page, ReviewPageHtml(*analysis)); !status.ok()) {
+      return status;
+    }
+    ++pages_;
+  } else {
+    entry.error = std::string(analysis.status().message());
+  }
+  if (folder_) {
+    entries_.push_back(std::move(entry));
+    const std::string index = (std::filesystem::path(path_) / "index.html").string();
+    if (absl::Status status = WriteTextFile(index, ReviewIndexHtml(entries_, "Game reviews"));
+        !status.ok()) {
+      return status;
+    }
+  }
+  writing_ += absl::Now() - began;
+  return absl::OkStatus();
+}
+
+std::string ReviewPageWriter::Summary() const {
+  return absl::StrFormat("%d review page%s written in %.2f s: %s", pages_, pages_ == 1 ? "" : "s",
+                         absl::ToDoubleSeconds(writing_),
+                         folder_ ? (std::filesystem::path(path_) / "index.html").string() : path_);
 }
 
 }  // namespace divercite

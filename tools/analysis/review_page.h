@@ -29,10 +29,13 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "tools/analysis/game_analysis.h"
 #include "tools/common/json.h"
 
@@ -80,6 +83,27 @@ std::string ReviewPageName(const GameToAnalyze& game);
 // Writes `text` to `path` (through a temporary file beside it, renamed: a reader never sees
 // half a page).
 absl::Status WriteTextFile(const std::string& path, absl::string_view text);
+
+// What --html writes as the games are analysed: one page at `path`, or in the folder `path`
+// (created) a page per game and the index, rewritten after every game so that a long run
+// shows the games done so far.
+class ReviewPageWriter {
+ public:
+  ReviewPageWriter(std::string path, bool folder) : path_(std::move(path)), folder_(folder) {}
+
+  absl::Status Prepare();
+  // The page of `game` if its analysis succeeded, and the index in a folder.
+  absl::Status Add(const GameToAnalyze& game, const absl::StatusOr<GameAnalysis>& analysis);
+  // "N review pages written in S s: PATH" (the index's path for a folder).
+  std::string Summary() const;
+
+ private:
+  std::string path_;
+  bool folder_;
+  std::vector<ReviewIndexEntry> entries_;
+  int pages_ = 0;
+  absl::Duration writing_;
+};
 
 }  // namespace divercite
 
