@@ -19,17 +19,16 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import json
 import math
 import os
 import shutil
 import socket
-import subprocess
 import time
 from pathlib import Path
 from typing import Optional
 
-import aiohttp
+import chromium_devtools  # beside this file, on the importer's path
+from chromium_devtools import DevToolsPage
 
 REPO = Path(__file__).resolve().parents[1]
 COURSE = Path(os.environ.get("DIVERCITE_COURSE_DIR") or REPO.parent / "shared" / "course")
@@ -41,10 +40,6 @@ SCRIPTS = {  # what the page loads from CDNs, and the local file that answers it
     "https://cdnjs.cloudflare.com/ajax/libs/jquery/3.6.0/jquery.min.js":
         Path("/usr/share/javascript/jquery/jquery.min.js"),
 }
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--window-size=1500,760",
-                  "--remote-debugging-port=0"]
 
 # The page's geometry (GUI/main.js): the board canvas is 600 px, its cells on a grid turned
 # by 45 degrees; a player's canvas lists the pieces left two a row.
@@ -81,47 +76,21 @@ def missing() -> Optional[str]:
     return None
 
 
-class Page:
-    """The Chrome DevTools protocol over a websocket: calls, and the page's events."""
+class Page(DevToolsPage):
+    """The course's page: the boards it draws (it logs `play` as it draws each board the
+    master sends it), and the CDN scripts it asks for answered from local files."""
 
     def __init__(self, websocket):
-        self.websocket = websocket
-        self.calls: dict[int, asyncio.Future] = {}
+        super().__init__(websocket)
         self.boards: asyncio.Queue = asyncio.Queue()  # console `play`: the page's ms
-        self.listeners: dict[str, asyncio.Queue] = {}
-        self.count = 0
 
-    def listen(self, method: str) -> asyncio.Queue:
-        """The queue of the params of every event `method` from now on."""
-        return self.listeners.setdefault(method, asyncio.Queue())
-
-    async def call(self, method: str, **params):
-        self.count += 1
-        answer = asyncio.get_running_loop().create_future()
-        self.calls[self.count] = answer
-        await self.websocket.send_json({"id": self.count, "method": method, "params": params})
-        return await asyncio.wait_for(answer, 30)
-
-    async def pump(self):
-        async for message in self.websocket:
-            data = json.loads(message.data)
-            if "id" in data:
-                answer = self.calls.pop(data["id"])
-                if "error" in data:
-                    answer.set_exception(RuntimeError(f"{data['error']}"))
-                else:
-                    answer.set_result(data.get("result", {}))
-                continue
-            method = data["method"]
-            if method in self.listeners:
-                self.listeners[method].put_nowait(data["params"])
-            if method == "Runtime.consoleAPICalled":
-                # The page logs `play` as it draws each board the master sends it.
-                words = [a.get("value") for a in data["params"]["args"]]
-                if words == ["play"]:
-                    self.boards.put_nowait(data["params"]["timestamp"])
-            elif method == "Fetch.requestPaused":
-                asyncio.create_task(self.answer_request(data["params"]))
+    def on_event(self, method: str, params: dict):
+        if method == "Runtime.consoleAPICalled":
+            words = [a.get("value") for a in params["args"]]
+            if words == ["play"]:
+                self.boards.put_nowait(params["timestamp"])
+        elif method == "Fetch.requestPaused":
+            asyncio.create_task(self.answer_request(params))
 
     async def answer_request(self, params):
         """The CDN scripts from local files; anything else beyond localhost refused."""
@@ -135,35 +104,6 @@ class Page:
                                           "value": "application/javascript"},
                                          {"name": "Access-Control-Allow-Origin", "value": "*"}],
                         body=base64.b64encode(local.read_bytes()).decode())
-
-    async def evaluate(self, expression: str):
-        result = await self.call("Runtime.evaluate", expression=expression, returnByValue=True)
-        return result["result"].get("value")
-
-    async def click_at(self, x: float, y: float) -> float:
-        """A left click at (x, y) of the page; returns the time (ms since the epoch)."""
-        at = dict(x=x, y=y)
-        await self.call("Input.dispatchMouseEvent", type="mouseMoved", **at)
-        await self.call("Input.dispatchMouseEvent", type="mousePressed", button="left",
-                        clickCount=1, **at)
-        clicked = time.time() * 1000
-        await self.call("Input.dispatchMouseEvent", type="mouseReleased", button="left",
-                        clickCount=1, **at)
-        return clicked
-
-    async def click(self, element: str, x: Optional[float] = None,
-                    y: Optional[float] = None) -> float:
-        """Clicks the element of id `element` at (x, y) inside it (its centre by default);
-        returns the time (ms since the epoch)."""
-        box = await self.evaluate(f"(r => [r.left, r.top, r.width, r.height])("
-                                  f"document.getElementById('{element}')"
-                                  ".getBoundingClientRect())")
-        return await self.click_at(box[0] + (box[2] / 2 if x is None else x),
-                                   box[1] + (box[3] / 2 if y is None else y))
-
-    async def screenshot(self, path: Path) -> None:
-        shot = await self.call("Page.captureScreenshot", format="png")
-        Path(path).write_bytes(base64.b64decode(shot["data"]))
 
 
 def free_port() -> int:
@@ -195,27 +135,8 @@ async def wait_for(predicate, seconds: float, what: str):
 async def open_page(profile: Path):
     """A blank page of a new headless Chromium (its profile in `profile`), with the page's
     runtime, page events and the answers to the CDN requests on; Chromium ends on exit."""
-    chromium = subprocess.Popen(
-        [shutil.which("chromium") or "chromium", *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
-         "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        active = Path(profile) / "DevToolsActivePort"
-        await wait_for(lambda: asyncio.sleep(0, active.exists() and active.read_text().strip()),
-                       30, "no Chromium")
-        debug_port = active.read_text().split()[0]
-        async with aiohttp.ClientSession() as session:
-            async with session.get(f"http://127.0.0.1:{debug_port}/json/list") as answer:
-                target = next(t for t in await answer.json() if t["type"] == "page")
-            async with session.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0) as ws:
-                page = Page(ws)
-                pump = asyncio.create_task(page.pump())
-                try:
-                    await page.call("Runtime.enable")
-                    await page.call("Page.enable")
-                    await page.call("Fetch.enable", patterns=[{"urlPattern": "https://*"}])
-                    yield page
-                finally:
-                    pump.cancel()
-    finally:
-        chromium.terminate()
-        chromium.wait()
+    async with chromium_devtools.open_page(Path(profile), Page, window=(1500, 760)) as page:
+        await page.call("Runtime.enable")
+        await page.call("Page.enable")
+        await page.call("Fetch.enable", patterns=[{"urlPattern": "https://*"}])
+        yield page

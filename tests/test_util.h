@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "engine/movegen.h"
@@ -41,6 +42,15 @@ inline int BruteForceMargin(const Position& position) {
     best = std::max(best, -BruteForceMargin(child));
   }
   return best;
+}
+
+// How often `what` occurs in `text` (overlapping occurrences too).
+inline int CountOccurrences(const std::string& text, const std::string& what) {
+  int count = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
+    ++count;
+  }
+  return count;
 }
 
 }  // namespace divercite::testing

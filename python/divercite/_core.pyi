@@ -1,9 +1,10 @@
 """Type hints and the contract of divercite._core (the C++ bindings, python/src/core.cc)."""
 
-from typing import Dict, Iterable, List, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 __version__: str
 START_FEN: str  # "1/3/5/7/9/7/5/3/1 w"
+BOARD_SVG_CANVAS: float  # 600.0: the side of the board picture, in its units
 
 class Position:
     """A Divercité position: the pieces on the board, the pieces each player has left, the
@@ -94,3 +95,14 @@ class Position:
     def __str__(self) -> str:
         """A text picture of the board (cities in brackets, the first player's pieces in
         upper case), the side to move and the pieces left."""
+
+def board_svg(position: Position, arrow: Optional[str] = None, last_move: Optional[str] = None,
+              size: Optional[int] = 400) -> str:
+    """The SVG picture of `position` (tools/board_svg/, the drawing of divercite.svg.board and
+    of divercite-analyze's review pages): `arrow` a move string drawn as an arrow from the
+    side to move's edge, `last_move` a move string whose cell is outlined, `size` the width
+    and height in pixels (None: none, the picture scales). ValueError if `arrow` or
+    `last_move` is neither None nor a move string."""
+
+def cell_centre(row: int, col: int) -> Tuple[float, float]:
+    """The centre of the cell (row, col) in the board picture's units (0 to 600)."""

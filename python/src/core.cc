@@ -20,6 +20,7 @@
 #include "engine/position.h"
 #include "engine/position_string.h"
 #include "perft/perft.h"
+#include "tools/board_svg/board_svg.h"
 #include "tools/uci/board_picture.h"
 
 namespace py = pybind11;
@@ -220,6 +221,27 @@ BoundPosition Unpickle(py::handle state) {
   return bound;
 }
 
+// A move of a picture (divercite.svg's arrow or last move): a move string or None; anything
+// else is a ValueError naming it.
+Move PictureMove(py::handle value, const char* what) {
+  if (value.is_none()) return Move::None();
+  if (py::isinstance<py::str>(value)) {
+    absl::StatusOr<Move> move = ParseMove(value.cast<std::string>());
+    if (move.ok()) return *move;
+  }
+  throw py::value_error(
+      absl::StrCat(what, " ", std::string(py::repr(value)), " is not a move string like 'RC14'"));
+}
+
+std::string BoardSvgOf(const BoundPosition& bound, py::handle arrow, py::handle last_move,
+                       py::handle size) {
+  BoardSvgOptions options;
+  options.arrow = PictureMove(arrow, "arrow");
+  options.last_move = PictureMove(last_move, "last_move");
+  options.size = size.is_none() ? 0 : size.cast<int>();
+  return BoardSvg(bound.position, options);
+}
+
 }  // namespace
 }  // namespace divercite
 
@@ -229,6 +251,7 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "The Divercité rules in C++ (see the package divercite).";
   m.attr("__version__") = DIVERCITE_VERSION;
   m.attr("START_FEN") = std::string(divercite::kStartPositionString);
+  m.attr("BOARD_SVG_CANVAS") = divercite::kBoardSvgCanvas;
 
   py::class_<BoundPosition>(m, "Position",
                             "A Divercité position: the pieces on the board, the pieces each "
@@ -332,4 +355,21 @@ PYBIND11_MODULE(_core, m) {
                 py::make_tuple(divercite::ToPositionString(b.position), divercite::LastMove(b)));
           },
           [](py::object state) { return divercite::Unpickle(state); }));
+
+  m.def(
+      "board_svg",
+      [](const BoundPosition& b, py::object arrow, py::object last_move, py::object size) {
+        return divercite::BoardSvgOf(b, arrow, last_move, size);
+      },
+      py::arg("position"), py::arg("arrow") = py::none(), py::arg("last_move") = py::none(),
+      py::arg("size") = 400,
+      "The SVG picture of a position (tools/board_svg, divercite.svg.board's drawing); arrow "
+      "and last_move are move strings or None; size in pixels, None to scale.");
+  m.def(
+      "cell_centre",
+      [](int row, int col) {
+        const divercite::SvgPoint centre = divercite::CellCentre(row, col);
+        return py::make_tuple(centre.x, centre.y);
+      },
+      py::arg("row"), py::arg("col"), "The centre of a cell in the board picture's units.");
 }

@@ -17,6 +17,7 @@
 #include "tools/analysis/analysis_report.h"
 #include "tools/analysis/game_analysis.h"
 #include "tools/analysis/game_sources.h"
+#include "tools/analysis/review_page.h"
 #include "tools/common/command_line.h"
 
 ABSL_FLAG(std::string, records, "", "A match records file (JSON lines of divercite-match)");
@@ -50,6 +51,10 @@ ABSL_FLAG(std::string, plot, "",
           "Draw the margin over the game into this PNG (several games: -<game> is added "
           "before .png); needs python3-matplotlib");
 ABSL_FLAG(std::string, python, "", "The Python that plots (default /usr/bin/python3 if present)");
+ABSL_FLAG(std::string, html, "",
+          "Write a review page (one self-contained HTML file) of the game into this file; with "
+          "--records and no --game, this is a folder (created if missing) that gets "
+          "game-<N>.html per game and index.html linking them");
 
 namespace {
 
@@ -62,7 +67,7 @@ constexpr absl::string_view kUsage =
     "  divercite-analyze --moves=\"RC14 GR04 ...\" [--fen=\"<rows> <side>\"]\n"
     "  divercite-analyze --course-recording=__REC__123.json\n"
     "  [--solve-plies=14] [--depth=8 | --movetime=MS] [--prove-plies=24] [--prove-movetime=MS]\n"
-    "  [--json] [--plot=game.png]\n"
+    "  [--json] [--plot=game.png] [--html=game.html | --html=FOLDER]\n"
     "  [--engine=PATH] [--hash=256] [--option=Threads=2]\n\n"
     "Flag names take '-' or '_' alike.";
 
@@ -184,10 +189,24 @@ int main(int argc, char** argv) {
   if (python.empty())
     python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
   const std::string plot = absl::GetFlag(FLAGS_plot);
+  std::optional<divercite::ReviewPageWriter> pages;
+  if (const std::string html = absl::GetFlag(FLAGS_html); !html.empty()) {
+    pages.emplace(html, !records.empty() && absl::GetFlag(FLAGS_game) < 0);
+    if (absl::Status prepared = pages->Prepare(); !prepared.ok()) {
+      std::fprintf(stderr, "%s: %s\n", kTool.data(), std::string(prepared.message()).c_str());
+      return 1;
+    }
+  }
   int status = 0;
   for (const divercite::GameToAnalyze& game : *games) {
     absl::StatusOr<divercite::GameAnalysis> analysis =
         divercite::AnalyzeGame(game, settings, engine);
+    if (pages) {
+      if (absl::Status written = pages->Add(game, analysis); !written.ok()) {
+        std::fprintf(stderr, "%s: %s\n", kTool.data(), std::string(written.message()).c_str());
+        status = 1;
+      }
+    }
     if (!analysis.ok()) {
       std::fprintf(stderr, "%s: %s%s\n", kTool.data(),
                    game.game ? absl::StrCat("game ", *game.game, ": ").c_str() : "",
@@ -210,5 +229,6 @@ int main(int argc, char** argv) {
     }
   }
   engine.Quit();
+  if (pages) std::fprintf(stderr, "%s: %s\n", kTool.data(), pages->Summary().c_str());
   return status;
 }

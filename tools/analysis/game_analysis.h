@@ -43,6 +43,11 @@ struct GameToAnalyze {
   Position start = Position::Start();
   std::vector<Move> moves;
   int opening_plies = 0;  // the first moves were an opening, not the players' choices
+  // From a match record: each move's time in ms (none for the opening's moves), parallel to
+  // `moves`, and each side's time control as the record writes it ("tc=10+0.1", "tc=inf",
+  // "st=1", ...). Empty for the other sources, which keep no times.
+  std::vector<std::optional<std::int64_t>> move_ms;
+  std::array<std::string, 2> time_controls;
 };
 
 struct AnalysisSettings {

@@ -96,6 +96,9 @@ absl::StatusOr<GameToAnalyze> GameFromRecord(const GameRecord& record) {
   std::string moves;
   for (const MoveRecord& move : record.moves) absl::StrAppend(&moves, move.move, " ");
   if (absl::Status status = AppendMoves(moves, game); !status.ok()) return status;
+  game.move_ms.assign(game.opening_plies, std::nullopt);
+  for (const MoveRecord& move : record.moves) game.move_ms.push_back(move.ms);
+  game.time_controls = record.time_controls;
   return game;
 }
 
