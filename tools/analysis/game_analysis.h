@@ -131,6 +131,9 @@ struct GameAnalysis {
   // a proof. None when the last position has none.
   std::optional<int> proven_ply;
   double seconds = 0;  // wall time of the analysis
+  // A replay of a record (ReplayOfRecord, game_sources.h), not an analysis: the values are
+  // the scores the players reported, every move its mover's own best, no loss, no proof.
+  bool replay = false;
 };
 
 // Starts `engine` if it is not running: once before the games, so that an engine that cannot

@@ -102,6 +102,48 @@ absl::StatusOr<GameToAnalyze> GameFromRecord(const GameRecord& record) {
   return game;
 }
 
+absl::StatusOr<GameAnalysis> ReplayOfRecord(const GameRecord& record) {
+  absl::StatusOr<GameToAnalyze> game = GameFromRecord(record);
+  if (!game.ok()) return game.status();
+  GameAnalysis analysis;
+  analysis.replay = true;
+  Position position = game->start;
+  int value = 0;  // the value of `position` for its side to move
+  for (size_t k = 0; k < game->moves.size(); ++k) {
+    MoveAnalysis move;
+    move.ply = position.Ply();
+    move.side = position.SideToMove();
+    move.move = move.best = game->moves[k];
+    move.opening = static_cast<int>(k) < game->opening_plies;
+    if (!move.opening) {
+      const MoveRecord& recorded = record.moves[k - game->opening_plies];
+      if (recorded.score_cp) {
+        value = *recorded.score_cp;
+        move.exact = recorded.exact;
+      }
+    }
+    move.value = value;
+    if (!move.opening) ++analysis.players[Index(move.side)].moves;
+    analysis.moves.push_back(move);
+    position.Play(move.move);
+    value = -value;
+  }
+  if (position.IsGameOver()) {
+    const Player us = position.SideToMove();
+    value = 100 * (position.Score(us) - position.Score(Opponent(us)));
+  }
+  for (size_t k = 0; k < analysis.moves.size(); ++k) {
+    analysis.moves[k].played =
+        k + 1 < analysis.moves.size() ? -analysis.moves[k + 1].value : -value;
+  }
+  analysis.last_value = value;
+  analysis.last_exact = position.IsGameOver();
+  analysis.final_scores = {position.Score(Player::kFirst), position.Score(Player::kSecond)};
+  analysis.result = position.Result();
+  analysis.game = *std::move(game);
+  return analysis;
+}
+
 absl::StatusOr<std::vector<GameToAnalyze>> GamesFromRecordsFile(const std::string& path,
                                                                 std::optional<int> game_number) {
   std::vector<GameToAnalyze> games;

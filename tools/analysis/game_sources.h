@@ -18,6 +18,13 @@ namespace divercite {
 // The game of a match record: its start, then its opening and its moves.
 absl::StatusOr<GameToAnalyze> GameFromRecord(const GameRecord& record);
 
+// The game of a match record as a replay, with no analysis (GameAnalysis::replay): each
+// move's value is the score its mover reported with it (an opening's move, or a move without
+// one, carries the value before it over), the last position's the board's margin once the
+// board is full (exact) or the last value carried over (a game lost on time, say). A review
+// page of it (review_page.h) shows the board, the players' own scores and their clocks.
+absl::StatusOr<GameAnalysis> ReplayOfRecord(const GameRecord& record);
+
 // The games of a records file (one JSON line each, as divercite-match -records writes them;
 // read through tools/records/record_store.h): all of them, or only the one whose "game" field
 // is `game_number`.

@@ -16,36 +16,15 @@
 #include "tools/analysis/analysis_report.h"
 #include "tools/analysis/review_page_template.h"
 #include "tools/board_svg/board_svg.h"
+#include "tools/common/html.h"
 
 namespace divercite {
 namespace {
 
 constexpr absl::string_view kSideKeys[2] = {"p1", "p2"};
 
-// A game clock's base and increment (ms) from a time control as records write it
-// ("tc=10+0.1"); none for the others (per-move times, depths, nodes, tc=inf).
-struct ClockControl {
-  std::int64_t base_ms = 0, increment_ms = 0;
-};
-
-std::optional<ClockControl> ClockOf(absl::string_view time_control) {
-  if (!absl::ConsumePrefix(&time_control, "tc=") || time_control == "inf") return std::nullopt;
-  const std::vector<absl::string_view> parts = absl::StrSplit(time_control, '+');
-  double base = 0, increment = 0;
-  if (parts.size() > 2 || !absl::SimpleAtod(parts[0], &base) || base <= 0 ||
-      (parts.size() == 2 && !absl::SimpleAtod(parts[1], &increment))) {
-    return std::nullopt;
-  }
-  return ClockControl{std::llround(base * 1000), std::llround(increment * 1000)};
-}
-
 Json OptionalJson(const std::optional<std::int64_t>& value) {
   return value ? Json(*value) : Json(nullptr);
-}
-
-std::string HtmlEscape(absl::string_view text) {
-  return absl::StrReplaceAll(
-      text, {{"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"}, {"\"", "&quot;"}, {"'", "&#39;"}});
 }
 
 std::string GameTitle(const GameToAnalyze& game) {
@@ -58,6 +37,25 @@ std::string AccuracyText(const std::optional<double>& accuracy) {
 }
 
 }  // namespace
+
+std::optional<ClockControl> ClockOf(absl::string_view time_control) {
+  if (!absl::ConsumePrefix(&time_control, "tc=") || time_control == "inf") return std::nullopt;
+  const std::vector<absl::string_view> parts = absl::StrSplit(time_control, '+');
+  double base = 0, increment = 0;
+  if (parts.size() > 2 || !absl::SimpleAtod(parts[0], &base) || base <= 0 ||
+      (parts.size() == 2 && !absl::SimpleAtod(parts[1], &increment))) {
+    return std::nullopt;
+  }
+  return ClockControl{std::llround(base * 1000), std::llround(increment * 1000)};
+}
+
+std::optional<std::int64_t> ClockAfterMove(std::optional<std::int64_t> clock,
+                                           const ClockControl& control, std::int64_t ms) {
+  if (!clock) return clock;
+  *clock -= ms;
+  if (*clock >= 0) *clock += control.increment_ms;
+  return clock;
+}
 
 MoveLabel LabelOfLoss(int loss) {
   if (loss >= kBlunderLoss) return MoveLabel::kBlunder;
@@ -131,12 +129,7 @@ Json ReviewJson(const GameAnalysis& analysis) {
     const int side = Index(move.side);
     const std::optional<std::int64_t> ms =
         k < game.move_ms.size() ? game.move_ms[k] : std::optional<std::int64_t>();
-    if (ms && clock[side]) {
-      // The runner's clock (tools/match/time_control.h): the time taken, then the increment
-      // unless the clock ran out.
-      *clock[side] -= *ms;
-      if (*clock[side] >= 0) *clock[side] += controls[side]->increment_ms;
-    }
+    if (ms && clock[side]) clock[side] = ClockAfterMove(clock[side], *controls[side], *ms);
     Json entry = Json::object();
     const MoveLabel label = move.opening ? MoveLabel::kNone : LabelOfLoss(move.loss);
     entry["label"] =
@@ -153,7 +146,9 @@ Json ReviewJson(const GameAnalysis& analysis) {
     for (const MoveAnalysis& move : analysis.moves) {
       if (move.side == player && !move.opening) ++counts[static_cast<int>(LabelOfLoss(move.loss))];
     }
-    const std::optional<double> accuracy = PlayerAccuracy(analysis, player);
+    // A replay has no losses to judge by.
+    const std::optional<double> accuracy =
+        analysis.replay ? std::nullopt : PlayerAccuracy(analysis, player);
     Json entry = Json::object();
     entry["accuracy"] = accuracy ? Json(std::round(*accuracy * 10) / 10) : Json(nullptr);
     entry["inaccuracies"] = counts[static_cast<int>(MoveLabel::kInaccuracy)];
@@ -163,6 +158,7 @@ Json ReviewJson(const GameAnalysis& analysis) {
   }
 
   Json review = Json::object();
+  review["replay"] = analysis.replay;
   review["first_ply"] = game.start.Ply();
   review["thresholds"] = Json::object(
       {{"inaccuracy", kInaccuracyLoss}, {"mistake", kMistakeLoss}, {"blunder", kBlunderLoss}});
@@ -218,19 +214,8 @@ std::string ReviewIndexHtml(const std::vector<ReviewIndexEntry>& entries, absl::
                     analysis.final_scores[1], "</td>", cells, "</tr>\n");
   }
   return absl::StrCat(
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<link rel=\"icon\" href=\"data:,\">\n<title>",
-      HtmlEscape(title),
-      "</title>\n<style>\n"
-      "body { font-family: sans-serif; margin: 1.5em; color: #1f2936; }\n"
-      "table { border-collapse: collapse; }\n"
-      "th, td { padding: 0.25em 0.7em; border-bottom: 1px solid #ddd; text-align: left; }\n"
-      "th { background: #f4ead6; }\n"
-      ".error { color: #b00020; }\n"
-      "td:first-child, td:nth-child(5) { white-space: nowrap; }\n"
-      "</style>\n</head>\n<body>\n<h1>",
-      HtmlEscape(title),
-      "</h1>\n<p>Points lost, accuracy (100 &times; 2<sup>&minus;points lost</sup>, averaged "
+      TablePageStart(title, "td:first-child, td:nth-child(5) { white-space: nowrap; }\n"),
+      "<p>Points lost, accuracy (100 &times; 2<sup>&minus;points lost</sup>, averaged "
       "over a player's moves) and labelled moves (inaccuracy, mistake or blunder: at least ",
       absl::StrFormat("%g, %g or %g", kInaccuracyLoss / 100.0, kMistakeLoss / 100.0,
                       kBlunderLoss / 100.0),
@@ -238,29 +223,11 @@ std::string ReviewIndexHtml(const std::vector<ReviewIndexEntry>& entries, absl::
       "<table>\n<tr><th>game</th><th>first player</th><th>second player</th><th>result</th>"
       "<th>scores</th><th>first: lost</th><th>accuracy</th><th>labelled</th>"
       "<th>second: lost</th><th>accuracy</th><th>labelled</th></tr>\n",
-      rows, "</table>\n</body>\n</html>\n");
+      rows, "</table>\n", kTablePageEnd);
 }
 
 std::string ReviewPageName(const GameToAnalyze& game) {
   return game.game ? absl::StrCat("game-", *game.game, ".html") : "game.html";
-}
-
-absl::Status WriteTextFile(const std::string& path, absl::string_view text) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return absl::PermissionDeniedError(absl::StrCat(path, ": cannot write"));
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out) return absl::DataLossError(absl::StrCat(path, ": write failed"));
-  }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (error) {
-    std::filesystem::remove(temporary, error);
-    return absl::PermissionDeniedError(absl::StrCat(path, ": cannot write"));
-  }
-  return absl::OkStatus();
 }
 
 absl::Status ReviewPageWriter::Prepare() {

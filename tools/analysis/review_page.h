@@ -4,7 +4,8 @@
 // The page holds its game as JSON in <script type="application/json" id="game">, a contract
 // for tests and other programs:
 //   {"analysis": <AnalysisJson, analysis_report.h>,
-//    "review": {"first_ply": 0,                 // the start's (a position string's may be more)
+//    "review": {"replay": false,                // true: recorded scores, no analysis
+//               "first_ply": 0,                 // the start's (a position string's may be more)
 //               "thresholds": {"inaccuracy": 50, "mistake": 100, "blunder": 200},
 //               "boards": ["<svg ...>", ...],   // the board at every ply, first_ply to the last
 //               "margins": [cp, ...],           // each ply's value, the first player's view
@@ -27,6 +28,7 @@
 #ifndef DIVERCITE_TOOLS_ANALYSIS_REVIEW_PAGE_H_
 #define DIVERCITE_TOOLS_ANALYSIS_REVIEW_PAGE_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -37,6 +39,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "tools/analysis/game_analysis.h"
+#include "tools/common/html.h"  // WriteTextFile, for the writer's callers
 #include "tools/common/json.h"
 
 namespace divercite {
@@ -56,6 +59,17 @@ absl::string_view MoveLabelText(MoveLabel label);  // "", "inaccuracy", "mistake
 // without any.
 double MoveAccuracy(int loss);
 std::optional<double> PlayerAccuracy(const GameAnalysis& analysis, Player player);
+
+// A game clock's base and increment (ms) from a time control as records write it
+// ("tc=10+0.1"); none for the others (per-move times, depths, nodes, tc=inf).
+struct ClockControl {
+  std::int64_t base_ms = 0, increment_ms = 0;
+};
+std::optional<ClockControl> ClockOf(absl::string_view time_control);
+// The runner's clock (tools/match/time_control.h) after a move of `ms`: the time taken, then
+// the increment unless the clock ran out. None stays none.
+std::optional<std::int64_t> ClockAfterMove(std::optional<std::int64_t> clock,
+                                           const ClockControl& control, std::int64_t ms);
 
 // The page's JSON (above), before its '<' are escaped.
 Json ReviewJson(const GameAnalysis& analysis);
@@ -79,10 +93,6 @@ std::string ReviewIndexHtml(const std::vector<ReviewIndexEntry>& entries, absl::
 // The file name of a game's page in a folder of pages: game-<N>.html (its number in the
 // records file), game.html without one.
 std::string ReviewPageName(const GameToAnalyze& game);
-
-// Writes `text` to `path` (through a temporary file beside it, renamed: a reader never sees
-// half a page).
-absl::Status WriteTextFile(const std::string& path, absl::string_view text);
 
 // What --html writes as the games are analysed: one page at `path`, or in the folder `path`
 // (created) a page per game and the index, rewritten after every game so that a long run

@@ -240,6 +240,7 @@ const std::vector<Flag>& Flags() {
       {"-seed", Arity::kOne, ApplySeed},
       {"-records", Arity::kOne, SetString(&MatchSettings::records_path)},
       {"-text", Arity::kOne, SetString(&MatchSettings::text_path)},
+      {"-html", Arity::kOne, SetString(&MatchSettings::html_dir)},
       {"-stalltimeout", Arity::kOne, SetSeconds(&MatchSettings::stall_timeout)},
       {"-maxmovetime", Arity::kOne, SetSeconds(&MatchSettings::max_move_time)},
       {"-openings", Arity::kUntilNextFlag, ApplyOpenings},
@@ -330,11 +331,12 @@ std::string UsageText() {
                   [-openings file=PATH [order=sequential|random] [start=N]
                    | -openings random plies=N [start=N]] [-seed N]
                   [-records FILE.jsonl] [-text FILE] [-log file=FILE] [-ratinginterval N]
-                  [-sprt elo0=E0 elo1=E1 alpha=A beta=B]
+                  [-html DIR] [-sprt elo0=E0 elo1=E1 alpha=A beta=B]
                   [-tournament roundrobin|gauntlet] [-adjudicate exact plies=N]
                   [-startuptimeout SECONDS] [-stalltimeout SECONDS] [-maxmovetime SECONDS]
                   [-shard K/N]
-  divercite-match -merge FILE.jsonl... [-records MERGED.jsonl] [-text FILE] <the same flags>
+  divercite-match -merge FILE.jsonl... [-records MERGED.jsonl] [-text FILE] [-html DIR]
+                  <the same flags>
   divercite-match -ratings FILE.jsonl...
 
   TC: tc=BASE[+INC] seconds per game (the course: tc=900), st=SECONDS per move,
@@ -345,6 +347,8 @@ std::string UsageText() {
   Games per pair = games x rounds; -repeat plays each opening with both colours.
   -records appends one JSON line per finished game; started again with the same file, the
   match resumes where it stopped.
+  -html DIR: the match report, DIR/index.html (standings, table, chart, clock use, a link
+  to each game's replay page in DIR/games/), rewritten after each game and at the end.
   -tournament gauntlet: the first engine against each of the others.
   -openings order=random shuffles the file's openings (with -seed); start=N begins at the
   N-th opening.

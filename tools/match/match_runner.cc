@@ -109,6 +109,10 @@ absl::Status MatchRunner::Run() {
   if (!pending->empty()) {
     if (absl::Status status = CheckEngineOptions(log.get()); !status.ok()) return status;
   }
+  if (!settings_.html_dir.empty()) {
+    report_.emplace(settings_, total_games_);
+    if (absl::Status status = report_->Prepare(); !status.ok()) return status;
+  }
   if (settings_.shard) reporter_.Shard();
   if (!finished_.empty()) {
     reporter_.Resuming(static_cast<int>(finished_.size()), settings_.records_path);
@@ -127,7 +131,17 @@ absl::Status MatchRunner::Run() {
   }
   std::lock_guard<std::mutex> lock(mutex_);
   reporter_.Statistics(finished_);
+  WriteReport(nullptr);
   return absl::OkStatus();
+}
+
+void MatchRunner::WriteReport(const GameRecord* record) {
+  if (!report_) return;
+  absl::Status status = record ? report_->WriteGame(*record) : report_->WriteAll(finished_);
+  if (status.ok() && record) status = report_->WriteIndex(finished_);
+  if (!status.ok()) {
+    reporter_.CannotWrite(absl::StrCat(settings_.html_dir, " (", status.message(), ")"));
+  }
 }
 
 absl::Status MatchRunner::CheckEngineOptions(ProtocolLog* log) const {
@@ -152,6 +166,7 @@ bool MatchRunner::Finish(const GameRecord& record) {
   finished_[record.game] = record;
   ++newly_finished_;
   reporter_.AfterGame(record, finished_, newly_finished_);
+  WriteReport(&record);
   return !SprtDecided();
 }
 

@@ -2,8 +2,10 @@
 // openings (openings.h), the schedule (scheduler.h) or a shard of it (-shard K/N), the
 // records file (each finished game appended at once and flushed; a run started again resumes
 // from it), the worker pool that plays the games (worker_pool.h), the protocol log (-log),
-// and the reporter (reporter.h). Before the first game, an engine's refused option stops the
-// run. Stops early on an SPRT decision, but for a shard, whose part alone decides nothing.
+// the reporter (reporter.h), and the report page (-html, match_report.h: rewritten after each
+// game and, over every game in the records, at the end). Before the first game, an engine's refused
+// option stops the run. Stops early on an SPRT decision, but for a shard, whose part alone decides
+// nothing.
 #ifndef DIVERCITE_TOOLS_MATCH_MATCH_RUNNER_H_
 #define DIVERCITE_TOOLS_MATCH_MATCH_RUNNER_H_
 
@@ -14,6 +16,7 @@
 
 #include "absl/status/status.h"
 #include "tools/client/protocol_log.h"
+#include "tools/match/match_report.h"
 #include "tools/match/match_settings.h"
 #include "tools/match/openings.h"
 #include "tools/match/reporter.h"
@@ -47,6 +50,8 @@ class MatchRunner {
   // at all is left to its games, which record why.
   absl::Status CheckEngineOptions(ProtocolLog* log) const;
   bool Finish(const GameRecord& record);  // whether to go on
+  // -html: the report over the finished games (`record`'s page alone, or every game's).
+  void WriteReport(const GameRecord* record);
   bool SprtDecided() const;
 
   MatchSettings settings_;
@@ -58,6 +63,7 @@ class MatchRunner {
   std::optional<RecordStore> records_;  // with -records
   FinishedGames finished_;
   int newly_finished_ = 0;
+  std::optional<MatchReportWriter> report_;  // with -html
 };
 
 }  // namespace divercite

@@ -37,6 +37,7 @@ struct MatchSettings {
   std::uint64_t seed = 1;
   std::string records_path;
   std::string text_path;
+  std::string html_dir;     // -html DIR: the match report (match_report.h)
   std::string log_path;     // -log file=F: every protocol line, per engine and game
   int rating_interval = 0;  // print the statistics every N games (0: at the end only)
   std::optional<SprtParameters> sprt;

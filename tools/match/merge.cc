@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "tools/match/match_report.h"
 #include "tools/match/openings.h"
 #include "tools/match/reporter.h"
 #include "tools/match/scheduler.h"
@@ -188,6 +189,11 @@ absl::Status MergeRecords(const MatchSettings& settings, std::ostream& out, std:
   }
   if (!settings.text_path.empty()) {
     if (absl::Status status = ReplaceFile(settings.text_path, text); !status.ok()) return status;
+  }
+  if (!settings.html_dir.empty()) {
+    if (absl::Status status = MatchReportWriter(settings, total).WriteAll(finished); !status.ok()) {
+      return status;
+    }
   }
   return absl::OkStatus();
 }

@@ -1,6 +1,5 @@
 #include "tools/match/reporter.h"
 
-#include <algorithm>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -9,31 +8,6 @@
 #include "tools/match/match_stats.h"
 
 namespace divercite {
-namespace {
-
-// A round robin's cross table, its Bradley-Terry ratings and the engines best rated first.
-struct Standings {
-  CrossTable table;
-  std::vector<double> ratings;
-  std::vector<size_t> order;
-};
-
-Standings Stand(const FinishedGames& finished, size_t engines) {
-  Standings s;
-  s.table = ScoreTournament(finished, static_cast<int>(engines));
-  s.ratings = BradleyTerryElo(s.table.points, s.table.games);
-  s.order.resize(engines);
-  for (size_t i = 0; i < engines; ++i) s.order[i] = i;
-  std::sort(s.order.begin(), s.order.end(),
-            [&](size_t x, size_t y) { return s.ratings[x] > s.ratings[y]; });
-  return s;
-}
-
-double MsPerMove(const CrossTable& table, size_t i) {
-  return table.moves[i] ? static_cast<double>(table.ms[i]) / table.moves[i] : 0.0;
-}
-
-}  // namespace
 
 Reporter::Reporter(const MatchSettings& settings, int total_games, std::ostream& out,
                    int planned_games)
@@ -115,11 +89,12 @@ void Reporter::MatchStatistics(const FinishedGames& finished, std::optional<int>
                                const std::string& against) {
   const std::string& a = settings_.engines[0].config.name;
   const std::string& b = against;
-  const MatchScore score = ScoreMatch(finished, settings_.repeat, opponent);
+  const MatchSummary summary = SummarizeMatch(finished, settings_.repeat, opponent, settings_.sprt);
+  const MatchScore& score = summary.score;
   const Tally& tally = score.tally;
   const Pentanomial& pairs = score.pairs;
-  const EloEstimate elo = score.paired ? Estimate(pairs) : Estimate(tally);
-  const EloEstimate games_view = Estimate(tally);
+  const EloEstimate& elo = summary.elo;
+  const EloEstimate& games_view = summary.games_view;
   out_ << absl::StrFormat("--- %s vs %s after %d games\n", a, b, tally.games());
   out_ << absl::StrFormat(
       "Elo difference: %.1f +/- %.1f (95%%, %s), LOS: %.1f %%, DrawRatio: %.1f %%\n", elo.elo,
@@ -133,7 +108,7 @@ void Reporter::MatchStatistics(const FinishedGames& finished, std::optional<int>
                             pairs[3], pairs[4]);
   }
   if (settings_.sprt) {
-    const SprtState sprt = MatchSprt(*settings_.sprt, score);
+    const SprtState& sprt = *summary.sprt;
     out_ << absl::StrFormat("LLR: %.2f (%.2f, %.2f) [%.1f, %.1f]%s\n", sprt.llr, sprt.lower,
                             sprt.upper, settings_.sprt->elo0, settings_.sprt->elo1,
                             sprt.decision == SprtDecision::kAcceptH1   ? " H1 accepted"
@@ -143,7 +118,7 @@ void Reporter::MatchStatistics(const FinishedGames& finished, std::optional<int>
 }
 
 void Reporter::TournamentTable(const FinishedGames& finished) {
-  const Standings standings = Stand(finished, settings_.engines.size());
+  const Standings standings = StandTournament(finished, settings_.engines.size());
   const CrossTable& table = standings.table;
   const std::vector<double>& ratings = standings.ratings;
   const std::vector<size_t>& order = standings.order;
@@ -174,7 +149,7 @@ void Reporter::TournamentTable(const FinishedGames& finished) {
 
 void WriteStandingsJson(const FinishedGames& finished, const std::vector<std::string>& names,
                         std::ostream& out) {
-  const Standings standings = Stand(finished, names.size());
+  const Standings standings = StandTournament(finished, names.size());
   Json engines = Json::array();
   for (size_t i : standings.order) {
     double points = 0;

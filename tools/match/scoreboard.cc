@@ -27,6 +27,17 @@ SprtState MatchSprt(const SprtParameters& parameters, const MatchScore& score) {
   return Sprt(parameters, score.tally, score.paired ? &score.pairs : nullptr);
 }
 
+MatchSummary SummarizeMatch(const FinishedGames& finished, bool repeat, std::optional<int> opponent,
+                            const std::optional<SprtParameters>& sprt) {
+  MatchSummary summary;
+  summary.score = ScoreMatch(finished, repeat, opponent);
+  summary.elo =
+      summary.score.paired ? Estimate(summary.score.pairs) : Estimate(summary.score.tally);
+  summary.games_view = Estimate(summary.score.tally);
+  if (sprt) summary.sprt = MatchSprt(*sprt, summary.score);
+  return summary;
+}
+
 CrossTable ScoreTournament(const FinishedGames& finished, int engines) {
   const size_t n = engines;
   CrossTable table;
@@ -56,6 +67,21 @@ CrossTable ScoreTournament(const FinishedGames& finished, int engines) {
     }
   }
   return table;
+}
+
+double MsPerMove(const CrossTable& table, size_t i) {
+  return table.moves[i] ? static_cast<double>(table.ms[i]) / table.moves[i] : 0.0;
+}
+
+Standings StandTournament(const FinishedGames& finished, size_t engines) {
+  Standings s;
+  s.table = ScoreTournament(finished, static_cast<int>(engines));
+  s.ratings = BradleyTerryElo(s.table.points, s.table.games);
+  s.order.resize(engines);
+  for (size_t i = 0; i < engines; ++i) s.order[i] = i;
+  std::sort(s.order.begin(), s.order.end(),
+            [&](size_t x, size_t y) { return s.ratings[x] > s.ratings[y]; });
+  return s;
 }
 
 }  // namespace divercite

@@ -30,6 +30,18 @@ MatchScore ScoreMatch(const FinishedGames& finished, bool repeat,
 // The SPRT of `parameters` on `score`, on its pairs when paired, else on its games.
 SprtState MatchSprt(const SprtParameters& parameters, const MatchScore& score);
 
+// What the runner prints of a two-engine score (reporter.h) and the match report shows
+// (match_report.h): the Elo estimate (on the pairs when paired), the games' view (its draw
+// ratio), and the SPRT's state when there is one.
+struct MatchSummary {
+  MatchScore score;
+  EloEstimate elo;
+  EloEstimate games_view;
+  std::optional<SprtState> sprt;
+};
+MatchSummary SummarizeMatch(const FinishedGames& finished, bool repeat, std::optional<int> opponent,
+                            const std::optional<SprtParameters>& sprt);
+
 // A round robin of `engines` engines; [i][j] is engine i against engine j.
 struct CrossTable {
   std::vector<std::vector<Tally>> tallies;
@@ -39,6 +51,16 @@ struct CrossTable {
   std::vector<std::int64_t> moves;  // and its number of moves (the openings' excluded)
 };
 CrossTable ScoreTournament(const FinishedGames& finished, int engines);
+// Engine i's mean thinking time per move (0 without moves).
+double MsPerMove(const CrossTable& table, size_t i);
+
+// A round robin's cross table, its Bradley-Terry ratings and the engines best rated first.
+struct Standings {
+  CrossTable table;
+  std::vector<double> ratings;
+  std::vector<size_t> order;
+};
+Standings StandTournament(const FinishedGames& finished, size_t engines);
 
 }  // namespace divercite
 
