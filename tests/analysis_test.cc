@@ -54,11 +54,12 @@ std::vector<std::string> ReferenceGameMoves(int index) {
   return moves;
 }
 
-EngineClient MakeEngine() {
+EngineClient MakeEngine(int multipv = 1) {
   EngineConfig config;
   config.name = "divercite";
   config.command = DIVERCITE_ENGINE_BINARY;
   config.options = {{"Hash", "16"}};
+  if (multipv > 1) config.options.emplace_back("MultiPV", absl::StrCat(multipv));
   return EngineClient(config);
 }
 
@@ -111,6 +112,61 @@ TEST(Analysis, ExactValuesAndLossesMatchBruteForceOverTheLastPlies) {
     EXPECT_EQ(analysis->final_scores[0], positions.back().Score(Player::kFirst));
     EXPECT_EQ(analysis->final_scores[1], positions.back().Score(Player::kSecond));
   }
+}
+
+// With MultiPV 3 each position keeps the engine's 3 best lines: distinct legal moves, best
+// first, and in the exact range each line's value is its move's, the child's brute force.
+TEST(Analysis, MultiPvKeepsTheThreeBestLinesWithTheirExactValues) {
+  constexpr int kSolvePlies = 8;
+  absl::StatusOr<GameToAnalyze> game = GameFromMoveList(absl::StrJoin(ReferenceGameMoves(0), " "));
+  ASSERT_TRUE(game.ok()) << game.status();
+  EngineClient engine = MakeEngine(3);
+  AnalysisSettings settings;
+  settings.solve_plies = kSolvePlies;
+  settings.depth = 3;
+  settings.multipv = 3;
+  absl::StatusOr<GameAnalysis> analysis = AnalyzeGame(*game, settings, engine);
+  engine.Quit();
+  ASSERT_TRUE(analysis.ok()) << analysis.status();
+  const std::vector<Position> positions = PositionsOf(*game);
+  int exact_plies = 0;
+  for (int k = 0; k < 40; ++k) {
+    SCOPED_TRACE(absl::StrCat("ply ", k));
+    const MoveAnalysis& move = analysis->moves[k];
+    // In the last plies fewer than 3 moves may differ up to symmetry (one line a class).
+    if (positions[k].PliesLeft() > 3) {
+      ASSERT_EQ(move.lines.size(), 3u);
+    }
+    ASSERT_FALSE(move.lines.empty());
+    EXPECT_LE(move.lines.size(), 3u);
+    EXPECT_EQ(move.lines[0].move, move.best);
+    EXPECT_EQ(move.lines[0].value, move.value);
+    for (size_t i = 0; i < move.lines.size(); ++i) {
+      const AnalysisLine& line = move.lines[i];
+      EXPECT_TRUE(positions[k].CheckLegal(line.move).ok());
+      EXPECT_EQ(line.pv.front(), line.move);
+      for (size_t j = 0; j < i; ++j) EXPECT_NE(move.lines[j].move, line.move);
+      if (i > 0) {
+        EXPECT_LE(line.value, move.lines[i - 1].value);
+      }
+      if (positions[k].PliesLeft() > kSolvePlies) continue;
+      EXPECT_TRUE(line.exact);
+      Position child = positions[k];
+      child.Play(line.move);
+      EXPECT_EQ(line.value, -BruteForce(child)) << "line " << i + 1;
+    }
+    if (positions[k].PliesLeft() <= kSolvePlies) ++exact_plies;
+  }
+  EXPECT_EQ(exact_plies, kSolvePlies);
+  // Without MultiPV the analysis keeps no lines (the default's output is unchanged).
+  AnalysisSettings one = settings;
+  one.multipv = 1;
+  one.solve_plies = 2;
+  EngineClient plain = MakeEngine();
+  absl::StatusOr<GameAnalysis> single = AnalyzeGame(*game, one, plain);
+  plain.Quit();
+  ASSERT_TRUE(single.ok()) << single.status();
+  for (const MoveAnalysis& move : single->moves) EXPECT_TRUE(move.lines.empty());
 }
 
 // Perfect play by both sides over the last 6 plies, but for the first player's move at ply

@@ -218,6 +218,21 @@ TEST(EngineOptionsTest, WithSeveralLinesTheReplyIsTheBestLine) {
   EXPECT_EQ(reply->score_cp, 300);
   EXPECT_EQ(reply->score_bound, ScoreBound::kNone);
   EXPECT_TRUE(reply->exact);
+  // Every line of the final report, best first, each with its own exact and proof.
+  ASSERT_EQ(reply->lines.size(), 3u);
+  EXPECT_EQ(reply->lines[0].pv.front(), "GR44");
+  EXPECT_EQ(reply->lines[0].score_cp, 300);
+  for (size_t i = 0; i < reply->lines.size(); ++i) {
+    const EngineLine& line = reply->lines[i];
+    EXPECT_TRUE(line.exact) << "line " << i + 1;
+    EXPECT_EQ(line.proven, ProvenOutcome::kWin) << "line " << i + 1;
+    EXPECT_EQ(line.score_bound, ScoreBound::kNone) << "line " << i + 1;
+    EXPECT_FALSE(line.pv.empty()) << "line " << i + 1;
+    if (i > 0) {
+      EXPECT_EQ(line.score_cp, 100) << "line " << i + 1;
+      EXPECT_NE(line.pv.front(), reply->lines[i - 1].pv.front());
+    }
+  }
   client.Quit();
 }
 

@@ -7,7 +7,9 @@ tc=60+0.5, a player's name holding `</script>`), has divercite-analyze write the
 index at a small depth, and one page from a move list; then opens each page at `#ply=N` and
 checks: the board holds N elements of class `piece`, the graph one point per move, the
 slider and the URL follow the buttons, the arrow keys, the slider and a click on the graph,
-the index links every game, the page's JSON reads back, and the browser logged no error
+the index links every game, the page's JSON reads back, the page of a game analysed with
+--multipv=3 lists the engine's top 3 at a ply and draws the arrow of one clicked, and the
+browser logged no error
 (console errors, uncaught exceptions, failed loads). Screenshots of a game page and of the
 index are kept in --out. The browser is driven by bench/chromium_devtools.py.
 
@@ -165,6 +167,28 @@ async def check_page(page: Browser, path: Path, first: int, moves: int, plies: l
           f"{name}: a new #ply={first + 7} in the URL shows {state['pieces']} pieces")
 
 
+ALTERNATIVES = ("[...document.querySelectorAll('#alternatives li.alternative')]"
+                ".map(li => li.dataset.move)")
+ARROWS = "[...document.querySelectorAll('#board .arrow')].map(a => a.dataset.move)"
+
+
+async def check_alternatives(page: Browser, path: Path, ply: int, name: str, screenshot: Path):
+    """A page analysed with --multipv=3: at `ply`, 3 distinct alternatives listed, and a
+    click on one draws its arrow (the board's only one), kept in `screenshot`."""
+    await page.open(f"{path.as_uri()}#ply={ply}")
+    listed = await page.evaluate(ALTERNATIVES)
+    check(len(listed) == 3 and len(set(listed)) == 3,
+          f"{name} #ply={ply}: the top 3 alternatives are listed ({listed})")
+    if len(listed) != 3:
+        return
+    await page.click("#alternatives li:nth-child(3)")
+    drawn = await page.evaluate(ARROWS)
+    check(drawn == [listed[2]], f"{name} #ply={ply}: the third's arrow is drawn ({drawn})")
+    pieces = await page.evaluate("document.querySelectorAll('#board .piece').length")
+    check(pieces == ply, f"{name} #ply={ply}: the board still holds {pieces} pieces")
+    await page.screenshot(screenshot)
+
+
 async def run(out: Path, pages: dict, profile: Path):
     async with open_page(profile, Browser) as page:
         await run_on(page, out, pages)
@@ -207,12 +231,17 @@ async def run_on(page: Browser, out: Path, pages: dict):
                                "document.querySelectorAll('script').length")
     check(data == f"{ODD_NAME}|Game 0: {ODD_NAME} vs second|2",
           f"game-0: the JSON and the title hold the name, two scripts ({data!r})")
+    listed = await page.evaluate(ALTERNATIVES)
+    check(listed == [], f"game-0: no alternatives without --multipv ({listed})")
     times = await page.evaluate("[...document.querySelectorAll('#moves tr')].length")
     check(times == 41, f"game-0: a header and 40 moves in the list ({times} rows)")
     clocks = await page.evaluate("document.getElementById('here').textContent")
     check("Clocks:" in clocks, "game-0: the clocks are shown (tc=60+0.5 and the records' times)")
     await check_page(page, game0, 0, 40, [0, 1, 17, 40], "game-0")
     await check_page(page, moves_page, 0, 40, [9, 0, 40], "moves page")
+    for ply in (20, 36):
+        await check_alternatives(page, moves_page, ply, "moves page",
+                                 out / f"review_alternatives_{ply}.png")
     # From a position string at ply 30: the plies (and the URL's) are the pieces on the board.
     await check_page(page, pages["fen"], 30, 10, [35, 30, 40], "position-string page")
     await page.open(f"{game0.as_uri()}#ply=29")
@@ -239,7 +268,7 @@ def main():
     subprocess.run([args.analyze, f"--records={out / 'records.jsonl'}", f"--html={out / 'pages'}",
                     *small], check=True, stdout=subprocess.DEVNULL)
     subprocess.run([args.analyze, f"--moves={' '.join(games[1])}", f"--html={out / 'moves.html'}",
-                    *small], check=True, stdout=subprocess.DEVNULL)
+                    "--multipv=3", *small], check=True, stdout=subprocess.DEVNULL)
     subprocess.run([args.analyze, f"--moves={' '.join(games[1][30:])}",
                     f"--fen={position_string(args.analyze.parent / 'divercite', games[1][:30])}",
                     f"--html={out / 'fen.html'}", *small], check=True, stdout=subprocess.DEVNULL)
@@ -247,7 +276,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="divercite_review_") as profile:
         asyncio.run(run(out, {"folder": out / "pages", "moves": out / "moves.html",
                               "fen": out / "fen.html"}, Path(profile)))
-    print(f"screenshots: {out / 'review_game.png'}, {out / 'review_index.png'}")
+    print(f"screenshots: {out / 'review_game.png'}, {out / 'review_index.png'}, "
+          f"{out / 'review_alternatives_36.png'}")
     print(f"{len(PASSED)} passed, {len(FAILURES)} failed")
     sys.exit(1 if FAILURES else 0)
 

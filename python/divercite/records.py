@@ -22,17 +22,19 @@ from typing import Iterable, Iterator, Optional, Union
 
 from ._core import START_FEN, Position
 
-__all__ = ["GameRecord", "MoveRecord", "AnalysisRecord", "AnalysisMove", "read_records",
-           "read_analyses", "write_records", "to_rows"]
+__all__ = ["GameRecord", "MoveRecord", "AnalysisRecord", "AnalysisMove", "AnalysisLine",
+           "read_records", "read_analyses", "write_records", "to_rows"]
 
 
 class _JsonObject:
     """from_json/to_json over a dataclass whose fields are the JSON members (plus `extra`).
     _NESTED: member -> the class of its object or of its list's objects. _KEEP_NULL: None
-    is written as null (the analysis writes every member) rather than left out."""
+    is written as null (the analysis writes every member) rather than left out, but for the
+    members of _OPTIONAL, which the writer leaves out when it has none."""
 
     _NESTED: dict = {}
     _KEEP_NULL = False
+    _OPTIONAL: tuple = ()
     _REQUIRED: tuple = ()
 
     @classmethod
@@ -65,7 +67,8 @@ class _JsonObject:
         data = {}
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
-            if field.name == "extra" or (value is None and not self._KEEP_NULL):
+            if field.name == "extra" or (value is None and (
+                    not self._KEEP_NULL or field.name in self._OPTIONAL)):
                 continue
             if isinstance(value, list):
                 value = [item.to_dict() if isinstance(item, _JsonObject) else item
@@ -148,10 +151,29 @@ class GameRecord(_JsonObject):
 
 
 @dataclasses.dataclass
+class AnalysisLine(_JsonObject):
+    """One of the engine's best lines in the position before a move (`divercite-analyze
+    --multipv N`): its first `move`, `value` (centipoints, the mover's view), `bound`
+    ("lower", "upper" or None), `exact`, `proven` ("win", "draw", "loss" or None) and `pv`."""
+
+    move: Optional[str] = None
+    value: Optional[int] = None
+    bound: Optional[str] = None
+    exact: Optional[bool] = None
+    proven: Optional[str] = None
+    pv: Optional[list] = None
+    extra: dict = dataclasses.field(default_factory=dict)
+
+    _KEEP_NULL = True
+
+
+@dataclasses.dataclass
 class AnalysisMove(_JsonObject):
     """One move of `divercite-analyze --json`: values in centipoints from the mover's view
     (`value` the position's, `played` the move's, `loss` the difference), `best` the
-    engine's move ("-" if none), `proven_before`/`proven_after` the mover's proven result."""
+    engine's move ("-" if none), `proven_before`/`proven_after` the mover's proven result;
+    `lines` the engine's best lines (AnalysisLine, best first) with --multipv above 1, else
+    None."""
 
     ply: Optional[int] = None
     side: Optional[str] = None
@@ -165,9 +187,12 @@ class AnalysisMove(_JsonObject):
     proven_before: Optional[str] = None
     proven_after: Optional[str] = None
     result_changing: Optional[bool] = None
+    lines: Optional[list] = None
     extra: dict = dataclasses.field(default_factory=dict)
 
+    _NESTED = {"lines": AnalysisLine}
     _KEEP_NULL = True
+    _OPTIONAL = ("lines",)
 
 
 @dataclasses.dataclass

@@ -8,8 +8,8 @@ import subprocess
 import pytest
 
 import divercite
-from divercite.records import (AnalysisRecord, GameRecord, MoveRecord, read_analyses,
-                               read_records, to_rows, write_records)
+from divercite.records import (AnalysisLine, AnalysisRecord, GameRecord, MoveRecord,
+                               read_analyses, read_records, to_rows, write_records)
 from reference_data import build_binary
 
 
@@ -53,6 +53,27 @@ def test_game_records_round_trip(match_records, tmp_path):
     assert lines(tmp_path / "again.jsonl") == lines(path)
 
 
+def test_analysis_lines_round_trip(match_records):
+    """--multipv=3: each move's `lines` read as AnalysisLines, best first, and written back
+    unchanged."""
+    analyzed = subprocess.run([build_binary("divercite-analyze"),
+                               f"--engine={build_binary('divercite')}",
+                               f"--records={match_records / 'games.jsonl'}", "--game=1", "--json",
+                               "--depth=2", "--prove-movetime=20", "--solve-plies=8",
+                               "--multipv=3"],
+                              check=True, capture_output=True, text=True, timeout=120).stdout
+    (analysis,) = read_analyses(io.StringIO(analyzed))
+    assert analysis.to_json() == analyzed.strip() and analysis.settings["multipv"] == 3
+    for move in analysis.moves[:-3]:  # the last plies may have fewer moves up to symmetry
+        assert len(move.lines) == 3 and all(isinstance(line, AnalysisLine) for line in move.lines)
+        assert move.lines[0].move == move.best and move.lines[0].value == move.value
+        assert len({line.move for line in move.lines}) == 3
+        assert [line.value for line in move.lines] == sorted(
+            (line.value for line in move.lines), reverse=True)
+        assert all(line.pv[0] == line.move for line in move.lines)
+    assert analysis.moves[-1].lines[0].exact is True
+
+
 def test_analysis_round_trip(match_records):
     path = match_records / "analysis.jsonl"
     (analysis,) = read_analyses(path)
@@ -62,6 +83,7 @@ def test_analysis_round_trip(match_records):
     assert analysis.moves[-1].exact is True and analysis.moves[-1].proven_before is not None
     assert analysis.summary["p1"]["name"] == analysis.p1
     assert "proven_ply" in analysis.summary and analysis.settings["depth"] == 2
+    assert all(move.lines is None for move in analysis.moves)  # no --multipv: no `lines`
     rows = to_rows([analysis])
     assert len(rows) == 40 and rows[1]["engine"] == analysis.p2 and rows[1]["side"] == "p2"
 

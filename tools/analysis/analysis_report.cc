@@ -45,6 +45,22 @@ Json ProvenJson(const std::optional<ProvenOutcome>& proven) {
   return proven ? Json(std::string(ProvenOutcomeText(*proven))) : Json(nullptr);
 }
 
+// A line of the engine's (MultiPV), as the JSON's `lines` hold it.
+Json LineJson(const AnalysisLine& line) {
+  Json json = Json::object();
+  json["move"] = MoveToString(line.move);
+  json["value"] = line.value;
+  json["bound"] = line.bound == ScoreBound::kLower   ? Json("lower")
+                  : line.bound == ScoreBound::kUpper ? Json("upper")
+                                                     : Json(nullptr);
+  json["exact"] = line.exact;
+  json["proven"] = ProvenJson(line.proven);
+  Json pv = Json::array();
+  for (const Move move : line.pv) pv.push_back(MoveToString(move));
+  json["pv"] = std::move(pv);
+  return json;
+}
+
 std::string ProofDescription(const AnalysisSettings& settings) {
   return settings.prove_movetime_ms > 0
              ? absl::StrCat("beyond them `go prove` for ", settings.prove_movetime_ms,
@@ -158,6 +174,7 @@ Json AnalysisJson(const GameAnalysis& analysis) {
   settings["prove_movetime"] = analysis.settings.prove_movetime_ms > 0
                                    ? Json(analysis.settings.prove_movetime_ms)
                                    : Json(nullptr);
+  if (analysis.settings.multipv > 1) settings["multipv"] = analysis.settings.multipv;
   json["settings"] = std::move(settings);
   Json moves = Json::array();
   for (const MoveAnalysis& move : analysis.moves) {
@@ -174,6 +191,11 @@ Json AnalysisJson(const GameAnalysis& analysis) {
     entry["proven_before"] = ProvenJson(move.proven_before);
     entry["proven_after"] = ProvenJson(move.proven_after);
     entry["result_changing"] = move.result_changing;
+    if (!move.lines.empty()) {
+      Json lines = Json::array();
+      for (const AnalysisLine& line : move.lines) lines.push_back(LineJson(line));
+      entry["lines"] = std::move(lines);
+    }
     moves.push_back(std::move(entry));
   }
   json["moves"] = std::move(moves);

@@ -8,7 +8,10 @@
 //    "moves": [{"ply": 0, "side": "p1", "move": "RC14", "best": "BC23", "value": 120,
 //               "played": 80, "loss": 40, "exact": false, "opening": false,
 //               "proven_before": "win"|"draw"|"loss"|null, "proven_after": ...|null,
-//               "result_changing": false}, ...],
+//               "result_changing": false,
+//               "lines": [{"move": "BC23", "value": 120, "bound": "lower"|"upper"|null,
+//                          "exact": false, "proven": "win"|"draw"|"loss"|null,
+//                          "pv": ["BC23", ...]}, ...]}, ...],
 //    "summary": {"p1": {"name": "...", "moves": 20, "loss": 310,
 //                       "mistakes": [{"ply": 24, "move": "...", "best": "...", "loss": 200}],
 //                       "result_changing": [{"ply": 24, "move": "...", "best": "...",
@@ -20,8 +23,11 @@
 // loss: centipoints the move lost (0 for a best move, never negative); exact: value and loss
 // are exact. proven_before/proven_after: the result proven (or exact) before and after the
 // move, the mover's view; result_changing: the move made it worse (win to draw or loss, draw
-// to loss); a result-changing move's best is a move that kept the result. Summary losses and
-// result-changing moves are over the player's own moves (not the opening).
+// to loss); a result-changing move's best is a move that kept the result. lines: with
+// --multipv N > 1 only ("multipv": N is then in settings too), the engine's N best lines
+// (fewer where fewer moves differ up to symmetry) in the position before the move, best
+// first, the mover's view. Summary losses and result-changing moves are over the player's own
+// moves (not the opening).
 #ifndef DIVERCITE_TOOLS_ANALYSIS_ANALYSIS_REPORT_H_
 #define DIVERCITE_TOOLS_ANALYSIS_ANALYSIS_REPORT_H_
 

@@ -40,6 +40,9 @@ ABSL_FLAG(int, prove_plies, 24,
 ABSL_FLAG(int, prove_movetime, 1000,
           "Each proof's time, ms (0: no proofs but the exact values); a proof that does not "
           "fit is left out");
+ABSL_FLAG(int, multipv, 1,
+          "Keep the engine's N best lines at each position (setoption MultiPV N; the review "
+          "page shows the top 3); 1: the best move alone, as without it");
 ABSL_FLAG(std::string, engine, "",
           "The engine that analyses (default: divercite beside this program)");
 ABSL_FLAG(int, hash, 256, "The engine's Hash, MiB");
@@ -67,7 +70,7 @@ constexpr absl::string_view kUsage =
     "  divercite-analyze --moves=\"RC14 GR04 ...\" [--fen=\"<rows> <side>\"]\n"
     "  divercite-analyze --course-recording=__REC__123.json\n"
     "  [--solve-plies=14] [--depth=8 | --movetime=MS] [--prove-plies=24] [--prove-movetime=MS]\n"
-    "  [--json] [--plot=game.png] [--html=game.html | --html=FOLDER]\n"
+    "  [--multipv=N] [--json] [--plot=game.png] [--html=game.html | --html=FOLDER]\n"
     "  [--engine=PATH] [--hash=256] [--option=Threads=2]\n\n"
     "Flag names take '-' or '_' alike.";
 
@@ -142,6 +145,9 @@ int main(int argc, char** argv) {
     return Fail("--prove-movetime must not be negative (0 turns the proofs off)");
   }
 
+  settings.multipv = absl::GetFlag(FLAGS_multipv);
+  if (settings.multipv < 1) return Fail("--multipv must be at least 1");
+
   absl::StatusOr<std::vector<divercite::GameToAnalyze>> games;
   if (!records.empty()) {
     const int game = absl::GetFlag(FLAGS_game);
@@ -179,6 +185,7 @@ int main(int argc, char** argv) {
     }
     config.options.emplace_back(parts[0], parts[1]);
   }
+  if (settings.multipv > 1) config.options.emplace_back("MultiPV", absl::StrCat(settings.multipv));
   divercite::EngineClient engine(config);
   if (absl::Status started = divercite::StartAnalysisEngine(engine); !started.ok()) {
     std::fprintf(stderr, "%s: %s\n", kTool.data(), std::string(started.message()).c_str());

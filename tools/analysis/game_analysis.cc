@@ -24,7 +24,34 @@ struct PositionValue {
   // A move that keeps the proven result: the proof's, or the best move of a value that
   // proves it (a depth-limited search's best move may not keep a proven win).
   Move keeps;
+  std::vector<AnalysisLine> lines;  // with settings.multipv > 1
 };
+
+// The engine's lines as moves, each checked legal along its pv.
+absl::StatusOr<std::vector<AnalysisLine>> LinesOf(const EngineReply& reply,
+                                                  const Position& position) {
+  std::vector<AnalysisLine> lines;
+  for (const EngineLine& line : reply.lines) {
+    AnalysisLine kept{Move::None(), line.score_cp, line.score_bound, line.exact, line.proven, {}};
+    Position along = position;
+    for (const std::string& text : line.pv) {
+      absl::StatusOr<Move> move = ParseMove(text);
+      const absl::Status legal = move.ok() ? along.CheckLegal(*move) : move.status();
+      if (!legal.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("line ", lines.size() + 1, ": '", text, "': ", legal.message()));
+      }
+      along.Play(*move);
+      kept.pv.push_back(*move);
+    }
+    if (kept.pv.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("line ", lines.size() + 1, " has no pv"));
+    }
+    kept.move = kept.pv.front();
+    lines.push_back(std::move(kept));
+  }
+  return lines;
+}
 
 // The result an exact value means: exact values are whole points, the tie-break included.
 ProvenOutcome ResultOfExactValue(int value) {
@@ -68,7 +95,7 @@ absl::StatusOr<PositionValue> ValueOf(const GameToAnalyze& game, size_t moves_pl
   if (position.IsGameOver()) {
     const Player us = position.SideToMove();
     const int value = 100 * (position.Score(us) - position.Score(Opponent(us)));
-    return PositionValue{value, Move::None(), true, ResultOfExactValue(value), Move::None()};
+    return PositionValue{value, Move::None(), true, ResultOfExactValue(value), Move::None(), {}};
   }
   const auto where = [&] { return absl::StrCat("ply ", position.Ply(), ": "); };
   absl::StatusOr<EngineReply> reply =
@@ -88,8 +115,17 @@ absl::StatusOr<PositionValue> ValueOf(const GameToAnalyze& game, size_t moves_pl
   // An exact value proves the result; so may an engine's search that stopped at a proof.
   const std::optional<ProvenOutcome> proven =
       reply->exact ? ResultOfExactValue(*reply->score_cp) : reply->proven;
-  return PositionValue{*reply->score_cp, *best, reply->exact, proven,
-                       proven ? *best : Move::None()};
+  PositionValue value{
+      *reply->score_cp, *best, reply->exact, proven, proven ? *best : Move::None(), {}};
+  if (settings.multipv > 1) {
+    absl::StatusOr<std::vector<AnalysisLine>> lines = LinesOf(*reply, position);
+    if (!lines.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where(), engine.config().name, ": ", lines.status().message()));
+    }
+    value.lines = *std::move(lines);
+  }
+  return value;
 }
 
 // What a proof found: the result (none if it found none in its time) and its move.
@@ -216,6 +252,7 @@ absl::StatusOr<GameAnalysis> AnalyzeGame(const GameToAnalyze& game,
     move.opening = static_cast<int>(k) < game.opening_plies;
     move.proven_before = values[k].proven;
     move.keeps = values[k].keeps;
+    move.lines = values[k].lines;
     if (values[k + 1].proven) move.proven_after = OpponentView(*values[k + 1].proven);
     move.result_changing = move.proven_before && move.proven_after &&
                            Rank(*move.proven_after) < Rank(*move.proven_before);

@@ -62,6 +62,19 @@ struct AnalysisSettings {
   // (where proofs cost more) is not tried. prove_movetime_ms 0: no proofs but exact values.
   int prove_plies = 24;
   std::int64_t prove_movetime_ms = 1000;
+  // The engine's best lines kept per position (it must have the option MultiPV, which the
+  // caller sets to this; analyze_main does when it is above 1). 1: the best move alone.
+  int multipv = 1;
+};
+
+// One of the engine's best lines in a position (MultiPV), the side to move's view.
+struct AnalysisLine {
+  Move move;      // the line's first move
+  int value = 0;  // centipoints
+  ScoreBound bound = ScoreBound::kNone;
+  bool exact = false;
+  std::optional<ProvenOutcome> proven;
+  std::vector<Move> pv;  // legal from the position, starts with `move`
 };
 
 struct MoveAnalysis {
@@ -80,6 +93,9 @@ struct MoveAnalysis {
   // A move that keeps proven_before: the proof's (beyond the exact range), else `best`;
   // None without a proof.
   Move keeps;
+  // The engine's lines in the position before the move, best first, when it was asked for
+  // several (settings.multipv > 1); empty otherwise.
+  std::vector<AnalysisLine> lines;
   // Both proven, and the move made the result worse for its mover: a win to a draw or a
   // loss, a draw to a loss.
   bool result_changing = false;

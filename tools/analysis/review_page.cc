@@ -1,5 +1,6 @@
 #include "tools/analysis/review_page.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -22,6 +23,8 @@ namespace divercite {
 namespace {
 
 constexpr absl::string_view kSideKeys[2] = {"p1", "p2"};
+// The engine's lines (--multipv) the page shows at a move: the top 3.
+constexpr size_t kAlternativesShown = 3;
 
 Json OptionalJson(const std::optional<std::int64_t>& value) {
   return value ? Json(*value) : Json(nullptr);
@@ -136,6 +139,13 @@ Json ReviewJson(const GameAnalysis& analysis) {
         label == MoveLabel::kNone ? Json(nullptr) : Json(std::string(MoveLabelText(label)));
     entry["ms"] = OptionalJson(ms);
     entry["clock"] = ms ? OptionalJson(clock[side]) : Json(nullptr);
+    if (!move.lines.empty()) {
+      Json arrows = Json::array();
+      for (size_t i = 0; i < std::min(move.lines.size(), kAlternativesShown); ++i) {
+        arrows.push_back(BoardArrowSvg(move.lines[i].move, move.side));
+      }
+      entry["arrows"] = std::move(arrows);
+    }
     moves.push_back(std::move(entry));
     position.Play(move.move);
   }

@@ -13,7 +13,8 @@
 //               "scores": [[p1, p2], ...],      // the board's scores at each ply
 //               "clocks": [[ms|null, ms|null], ...],  // each side's clock at each ply
 //               "moves": [{"label": "inaccuracy"|"mistake"|"blunder"|null,
-//                          "ms": ms|null, "clock": ms|null}, ...],  // one per move
+//                          "ms": ms|null, "clock": ms|null,         // one per move
+//                          "arrows": ["<g class=\"arrow\" ...>", ...]}, ...],
 //               "players": {"p1": {"accuracy": 0-100|null, "inaccuracies": n,
 //                                  "mistakes": n, "blunders": n}, "p2": {...}}}}
 // Every '<' in it is written as \u003c, so that no text inside it ("</script>") can end the
@@ -25,6 +26,10 @@
 //
 // The board at ply N is the position after N moves, the move played outlined, and, when the
 // engine preferred another, the engine's best move drawn as an arrow from the mover's side.
+// Where the analysis kept the engine's lines (--multipv), move N's top 3 are listed beside
+// the board (move, value, exact / proven: analysis.moves[N - 1].lines) and each draws its
+// arrow on the board when pointed at or clicked: "arrows" holds them, BoardArrowSvg's, only
+// for the moves that have lines.
 #ifndef DIVERCITE_TOOLS_ANALYSIS_REVIEW_PAGE_H_
 #define DIVERCITE_TOOLS_ANALYSIS_REVIEW_PAGE_H_
 

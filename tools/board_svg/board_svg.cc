@@ -61,8 +61,18 @@ std::string PieceElement(int cell, Piece piece) {
                       colour, "\"/></g>");
 }
 
+}  // namespace
+
+SvgPoint CellCentre(int row, int col) {
+  const double x = (col - 4) * kPitch;
+  const double y = (row - 4) * kPitch;
+  const double turn = std::numbers::pi / 4;
+  return {kCentre + x * std::cos(turn) - y * std::sin(turn),
+          kCentre + x * std::sin(turn) + y * std::cos(turn)};
+}
+
 // From the mover's side of the GUI to the cell, and the piece's outline on the cell.
-std::string ArrowElement(Move move, Player mover) {
+std::string BoardArrowSvg(Move move, Player mover) {
   const int cell = move.cell();
   const SvgPoint to = CellCentre(CellRow(cell), CellColumn(cell));
   const double start = mover == Player::kFirst ? kArrowInset : kBoardSvgCanvas - kArrowInset;
@@ -79,16 +89,6 @@ std::string ArrowElement(Move move, Player mover) {
       Number(kCentre), "\" x2=\"", Number(end_x), "\" y2=\"", Number(end_y), "\" stroke=\"", colour,
       "\" stroke-width=\"7\" stroke-linecap=\"round\" opacity=\"0.8\" "
       "marker-end=\"url(#arrowhead)\"/>\n</g>");
-}
-
-}  // namespace
-
-SvgPoint CellCentre(int row, int col) {
-  const double x = (col - 4) * kPitch;
-  const double y = (row - 4) * kPitch;
-  const double turn = std::numbers::pi / 4;
-  return {kCentre + x * std::cos(turn) - y * std::sin(turn),
-          kCentre + x * std::sin(turn) + y * std::cos(turn)};
 }
 
 std::string BoardSvg(const Position& position, const BoardSvgOptions& options) {
@@ -127,7 +127,7 @@ std::string BoardSvg(const Position& position, const BoardSvgOptions& options) {
   if (!options.arrow.IsNone()) {
     absl::StrAppend(
         &svg, "\n",
-        ArrowElement(options.arrow, options.arrow_mover.value_or(position.SideToMove())));
+        BoardArrowSvg(options.arrow, options.arrow_mover.value_or(position.SideToMove())));
   }
   absl::StrAppend(&svg, "\n</svg>");
   return svg;

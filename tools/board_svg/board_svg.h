@@ -44,6 +44,10 @@ struct BoardSvgOptions {
 
 std::string BoardSvg(const Position& position, const BoardSvgOptions& options = {});
 
+// The arrow element alone (`<g class="arrow" ...>`, as BoardSvg draws options.arrow), to put
+// into a board BoardSvg drew: the review page draws the engine's other lines with it.
+std::string BoardArrowSvg(Move move, Player mover);
+
 // The centre of the cell (row, col) in the picture's units (main.js's getCellCoordinates).
 struct SvgPoint {
   double x = 0, y = 0;

@@ -1,6 +1,7 @@
 #include "tools/client/engine_client.h"
 
-#include <algorithm>
+#include <optional>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -13,6 +14,31 @@ namespace divercite {
 namespace {
 
 constexpr absl::string_view kErrorPrefix = "info string error:";
+
+// An `info ... [multipv k] score cp X [lowerbound|upperbound] ... [pv m1 m2 ...]` line: the
+// line, and k in `rank` (left as it is without `multipv`). None without a score.
+std::optional<EngineLine> ParseScoreLine(const std::vector<absl::string_view>& words, int& rank) {
+  std::optional<EngineLine> line;
+  for (size_t i = 1; i < words.size(); ++i) {
+    if (words[i] == "multipv" && i + 1 < words.size()) {
+      (void)absl::SimpleAtoi(words[i + 1], &rank);
+    } else if (words[i] == "score" && i + 2 < words.size() && words[i + 1] == "cp") {
+      int cp = 0;
+      if (!absl::SimpleAtoi(words[i + 2], &cp)) continue;
+      line.emplace();
+      line->score_cp = cp;
+      const absl::string_view next = i + 3 < words.size() ? words[i + 3] : "";
+      line->score_bound = next == "lowerbound"   ? ScoreBound::kLower
+                          : next == "upperbound" ? ScoreBound::kUpper
+                                                 : ScoreBound::kNone;
+    } else if (words[i] == "pv" && line) {
+      for (size_t j = i + 1; j < words.size(); ++j) line->pv.emplace_back(words[j]);
+      break;
+    }
+  }
+  if (rank < 1) rank = 1;
+  return line;
+}
 
 }  // namespace
 
@@ -144,7 +170,7 @@ absl::StatusOr<EngineReply> EngineClient::Go(const std::string& position_line,
   if (status.ok()) status = Send(go_line);
   if (!status.ok()) return Fail(EngineFailure::kCrash, status);
   EngineReply reply;
-  bool other_line = false;  // the last line with a score was not the best (MultiPV)
+  size_t rank = 0;  // the line (MultiPV k) the last score line opened; 0 before any
   while (true) {
     absl::StatusOr<std::string> line = Receive(start + deadline - absl::Now());
     if (absl::IsDeadlineExceeded(line.status())) {
@@ -180,33 +206,33 @@ absl::StatusOr<EngineReply> EngineClient::Go(const std::string& position_line,
       reply.error = std::string(
           absl::StripAsciiWhitespace(absl::string_view(*line).substr(kErrorPrefix.size())));
     }
-    // With MultiPV > 1, the lines below the best (`multipv 2` and on) and the exact / proven
-    // lines that follow them say nothing of the move played.
     if (words.size() >= 2 && words[1] != "string") {
-      const auto multipv = std::find(words.begin(), words.end(), "multipv");
-      int rank = 1;
-      other_line = multipv != words.end() && multipv + 1 != words.end() &&
-                   absl::SimpleAtoi(*(multipv + 1), &rank) && rank > 1;
+      // A score line opens line k of a report (`multipv k`, 1 without it), line 1 a new
+      // report; the `info string exact` / `proven` lines that follow are that line's.
+      int line_rank = 1;
+      std::optional<EngineLine> scored = ParseScoreLine(words, line_rank);
+      if (!scored) continue;
+      rank = static_cast<size_t>(line_rank);
+      if (rank == 1) {
+        reply.lines.clear();
+        reply.score_cp = scored->score_cp;
+        reply.score_bound = scored->score_bound;
+        reply.proven.reset();
+      }
+      if (reply.lines.size() < rank) reply.lines.resize(rank);
+      reply.lines[rank - 1] = *std::move(scored);
+      continue;
     }
-    if (other_line) continue;
-    if (words.size() >= 3 && words[1] == "string" && words[2] == "exact") reply.exact = true;
+    EngineLine* current = rank > 0 ? &reply.lines[rank - 1] : nullptr;
+    if (words.size() >= 3 && words[1] == "string" && words[2] == "exact") {
+      if (current != nullptr) current->exact = true;
+      if (rank <= 1) reply.exact = true;
+    }
     if (words.size() == 4 && words[1] == "string" && words[2] == "proven") {
       // An unknown word is ignored, as any line the client does not understand.
       if (absl::StatusOr<ProvenOutcome> proven = ParseProvenOutcome(words[3]); proven.ok()) {
-        reply.proven = *proven;
-      }
-    }
-    for (size_t i = 1; i + 2 < words.size(); ++i) {
-      int cp = 0;
-      if (words[i] == "score" && words[i + 1] == "cp" && absl::SimpleAtoi(words[i + 2], &cp)) {
-        reply.score_cp = cp;
-        reply.score_bound =
-            i + 3 < words.size() && words[i + 3] == "lowerbound"   ? ScoreBound::kLower
-            : i + 3 < words.size() && words[i + 3] == "upperbound" ? ScoreBound::kUpper
-                                                                   : ScoreBound::kNone;
-        // The proof, if any, follows its own score line: an earlier one belongs to an
-        // earlier report.
-        reply.proven.reset();
+        if (current != nullptr) current->proven = *proven;
+        if (rank <= 1) reply.proven = *proven;
       }
     }
   }

@@ -36,6 +36,16 @@ struct EngineConfig {
 // loss as an upper bound (an aspiration window's fail high or low does too, unproven).
 enum class ScoreBound { kNone, kLower, kUpper };
 
+// One line of the engine's last report (MultiPV k): its score line and the `info string
+// exact` / `proven` lines that followed it.
+struct EngineLine {
+  int score_cp = 0;
+  ScoreBound score_bound = ScoreBound::kNone;
+  bool exact = false;
+  std::optional<ProvenOutcome> proven;  // the side to move's view
+  std::vector<std::string> pv;          // as sent, unvalidated; pv[0] is the line's move
+};
+
 // What the engine answered to one `go`.
 struct EngineReply {
   std::string bestmove;                        // as sent, unvalidated
@@ -45,6 +55,9 @@ struct EngineReply {
   // The `info string proven win|draw|loss` that followed the last score line (the search's
   // final report, which the move comes from), the side to move's view; none if none did.
   std::optional<ProvenOutcome> proven;
+  // The lines of the last report, best first: line k from the last `multipv k` score line
+  // (one line without MultiPV, from the last score line). The fields above are line 1's.
+  std::vector<EngineLine> lines;
   std::string error;       // the last `info string error: X` seen: X
   absl::Duration elapsed;  // from sending `go` to receiving `bestmove`
 };
