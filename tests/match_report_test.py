@@ -99,9 +99,11 @@ async def browse(index: Path, out: Path, profile: Path):
         state = await page.evaluate(
             "({links: document.querySelectorAll('#games a').length,"
             " bars: document.querySelectorAll('#results-chart .bar').length,"
-            " lines: document.querySelectorAll('#clock-chart .clock-line').length})")
-        check(state["links"] > 0 and state["bars"] == 6 and state["lines"] == 2,
-              f"browser: the index's links, results bars and clock lines ({state})")
+            " lines: document.querySelectorAll('#clock-chart .clock-line').length,"
+            " half: document.querySelectorAll('#results-chart line').length})")
+        check(state["links"] > 0 and state["bars"] == 6 and state["lines"] == 2
+              and state["half"] == 1,
+              f"browser: the index's links, results bars, its 50 % line and clock lines ({state})")
         await page.screenshot(out / "match_report.png")
         first = await page.evaluate("document.querySelector('#games a').href")
         await page.open(first + "#ply=40")

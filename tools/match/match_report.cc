@@ -163,11 +163,11 @@ std::string ResultsChart(const MatchSettings& settings, const Standings& standin
                                           kLeft + kWidth + 6, y + 15, 100 * t.score()));
     y += kRow;
   }
-  absl::StrAppend(&svg,
-                  absl::StrFormat("<line x1=\"%d\" x2=\"%d\" y1=\"2\" y2=\"%d\" stroke=\"#1f2936\" "
-                                  "stroke-dasharray=\"4 3\"/>\n<text x=\"%d\" y=\"%d\" "
-                                  "text-anchor=\"middle\" fill=\"#555\">50 %%</text>\n</svg>\n",
-                                  kLeft + kWidth / 2, y, kLeft + kWidth / 2, y + 14));
+  absl::StrAppend(
+      &svg, absl::StrFormat("<line x1=\"%d\" x2=\"%d\" y1=\"2\" y2=\"%d\" stroke=\"#1f2936\" "
+                            "stroke-dasharray=\"4 3\"/>\n<text x=\"%d\" y=\"%d\" "
+                            "text-anchor=\"middle\" fill=\"#555\">50 %%</text>\n</svg>\n",
+                            kLeft + kWidth / 2, kLeft + kWidth / 2, y, kLeft + kWidth / 2, y + 14));
   return svg;
 }
 
