@@ -1,8 +1,9 @@
 """The reference data the course code produced, and the build's programs, as the Python
-package's tests find them."""
+package's tests find them; a short match and its analysis played with them."""
 
 import json
 import os
+import subprocess
 
 import pytest
 
@@ -36,3 +37,20 @@ def build_binary(name):
     if not os.access(path, os.X_OK):
         pytest.fail(f"no program {path} (set DIVERCITE_BIN_DIR)")
     return path
+
+
+def match_and_analysis(folder, match_flags, analyse_flags):
+    """Plays `divercite-match` with our engine (`{engine}` in `match_flags` stands for its
+    path) into folder/games.jsonl, then analyses its game 1 with `divercite-analyze --json`
+    and `analyse_flags` into folder/analysis.jsonl; returns `folder`."""
+    engine = build_binary("divercite")
+    subprocess.run([build_binary("divercite-match"),
+                    *(flag.replace("{engine}", engine) for flag in match_flags),
+                    "-records", str(folder / "games.jsonl")],
+                   check=True, capture_output=True, timeout=120)
+    with open(folder / "analysis.jsonl", "w") as out:
+        subprocess.run([build_binary("divercite-analyze"), f"--engine={engine}",
+                        f"--records={folder / 'games.jsonl'}", "--game=1", "--json",
+                        *analyse_flags],
+                       check=True, stdout=out, stderr=subprocess.PIPE, timeout=120)
+    return folder

@@ -19,7 +19,7 @@ from course_support import (GameStateDivercite, PlayerDivercite, course_states, 
                             players)
 from divercite import course
 from divercite.records import read_records
-from reference_data import REPO, build_binary
+from reference_data import REPO, match_and_analysis
 
 sys.path.insert(0, os.path.join(REPO, "bench"))
 import course_gui  # noqa: E402  (bench/course_gui.py: the course's page in headless Chromium)
@@ -29,20 +29,12 @@ import course_gui  # noqa: E402  (bench/course_gui.py: the course's page in head
 def match(tmp_path_factory):
     """Two games of our engine against its random agent at 2+0.05 s, a two-ply opening each
     (the colours swapped), and the second game's analysis (divercite-analyze --json)."""
-    folder = tmp_path_factory.mktemp("match")
-    engine = build_binary("divercite")
-    subprocess.run([build_binary("divercite-match"),
-                    "-engine", f"cmd={engine}", "name=divercite", "tc=2+0.05",
-                    "-engine", f"cmd={engine}", "name=random", "option.Agent=random",
-                    "tc=2+0.05", "-games", "2", "-repeat", "-openings", "random", "plies=2",
-                    "-seed", "11", "-records", str(folder / "games.jsonl")],
-                   check=True, capture_output=True, timeout=120)
-    with open(folder / "analysis.jsonl", "w") as out:
-        subprocess.run([build_binary("divercite-analyze"), f"--engine={engine}",
-                        f"--records={folder / 'games.jsonl'}", "--game=1", "--json",
-                        "--depth=2", "--prove-movetime=0"],
-                       check=True, stdout=out, stderr=subprocess.PIPE, timeout=120)
-    return folder
+    return match_and_analysis(
+        tmp_path_factory.mktemp("match"),
+        ["-engine", "cmd={engine}", "name=divercite", "tc=2+0.05", "-engine", "cmd={engine}",
+         "name=random", "option.Agent=random", "tc=2+0.05", "-games", "2", "-repeat",
+         "-openings", "random", "plies=2", "-seed", "11"],
+        ["--depth=2", "--prove-movetime=0"])
 
 
 def export(*args, stdin=None):

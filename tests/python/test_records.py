@@ -10,26 +10,17 @@ import pytest
 import divercite
 from divercite.records import (AnalysisLine, AnalysisRecord, GameRecord, MoveRecord,
                                read_analyses, read_records, to_rows, write_records)
-from reference_data import build_binary
+from reference_data import build_binary, match_and_analysis
 
 
 @pytest.fixture(scope="module")
 def match_records(tmp_path_factory):
     """Two games at depth 2 (one with a two-ply opening), and their analysis."""
-    folder = tmp_path_factory.mktemp("records")
-    engine = build_binary("divercite")
-    subprocess.run([build_binary("divercite-match"),
-                    "-engine", f"cmd={engine}", "name=one", "depth=2",
-                    "-engine", f"cmd={engine}", "name=two", "depth=2",
-                    "-games", "2", "-openings", "random", "plies=2", "-seed", "7",
-                    "-records", str(folder / "games.jsonl")],
-                   check=True, capture_output=True, timeout=120)
-    with open(folder / "analysis.jsonl", "w") as out:
-        subprocess.run([build_binary("divercite-analyze"), f"--engine={engine}",
-                        f"--records={folder / 'games.jsonl'}", "--game=1", "--json",
-                        "--depth=2", "--prove-movetime=20"],
-                       check=True, stdout=out, stderr=subprocess.PIPE, timeout=120)
-    return folder
+    return match_and_analysis(
+        tmp_path_factory.mktemp("records"),
+        ["-engine", "cmd={engine}", "name=one", "depth=2", "-engine", "cmd={engine}", "name=two",
+         "depth=2", "-games", "2", "-openings", "random", "plies=2", "-seed", "7"],
+        ["--depth=2", "--prove-movetime=20"])
 
 
 def lines(path):
