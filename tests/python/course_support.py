@@ -25,10 +25,15 @@ AGENTS = Path(__file__).resolve().parent / "agents"
 for folder in (COURSE_DIR / "divercite", COURSE_DIR / "seahorse"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
+# The course bridge (tools/seahorse/course_bridge) builds the course's start state as
+# main_divercite.py does: the project's one copy of that set-up.
+sys.path.append(str(Path(REPO) / "tools" / "seahorse"))
 
-from board_divercite import BoardDivercite  # noqa: E402  (the course's code)
-from game_state_divercite import GameStateDivercite  # noqa: E402
+from course_bridge.course import Course  # noqa: E402
+from game_state_divercite import GameStateDivercite  # noqa: E402,F401  (for the tests)
 from player_divercite import PlayerDivercite  # noqa: E402
+
+_COURSE = Course()
 
 
 def players(names=("first", "second"), ids=(None, None)):
@@ -38,12 +43,7 @@ def players(names=("first", "second"), ids=(None, None)):
 
 def initial_state(first, second):
     """The course's start state, built as main_divercite.py's play() builds it."""
-    both = [first, second]
-    left = {p.get_id(): {c + t: (3 if t == "R" else 2) for c in "RGBY" for t in "CR"}
-            for p in both}
-    return GameStateDivercite(scores={p.get_id(): 0 for p in both}, next_player=first,
-                              players=both, rep=BoardDivercite(env={}, dim=[9, 9]), step=0,
-                              players_pieces_left=left)
+    return _COURSE.initial_state([first, second])
 
 
 def course_states(moves, start):

@@ -34,11 +34,13 @@ for folder in (COURSE_DIR / "divercite", COURSE_DIR / "seahorse", PLAYER.parent)
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from board_divercite import BoardDivercite  # noqa: E402  (the course's code)
-from game_state_divercite import GameStateDivercite  # noqa: E402
+from course_bridge.course import Course  # noqa: E402  (builds the course's states)
+from game_state_divercite import GameStateDivercite  # noqa: E402  (the course's code)
 from player_divercite import PlayerDivercite  # noqa: E402,F401  (for the tests)
 
 import divercite_player  # noqa: E402,F401  (the module under test)
+
+_COURSE = Course()
 
 
 @contextlib.contextmanager
@@ -66,13 +68,9 @@ CLEAN = dict(DIVERCITE_ENGINE=str(ENGINE), DIVERCITE_OPTIONS=None, DIVERCITE_MOV
 
 
 def initial_state(first, second) -> GameStateDivercite:
-    """The course's start state, built as main_divercite.py's play() builds it."""
-    players = [first, second]
-    pieces = {p.get_id(): {c + t: (3 if t == "R" else 2) for c in "RGBY" for t in "CR"}
-              for p in players}
-    return GameStateDivercite(scores={p.get_id(): 0 for p in players}, next_player=first,
-                              players=players, rep=BoardDivercite(env={}, dim=[9, 9]), step=0,
-                              players_pieces_left=pieces)
+    """The course's start state, built as main_divercite.py's play() builds it (by the course
+    bridge, tools/seahorse/course_bridge)."""
+    return _COURSE.initial_state([first, second])
 
 
 def move_name(action) -> str:
