@@ -5,11 +5,16 @@ import copy
 import os
 import pickle
 import re
+import sys
 
 import pytest
 
 import divercite
 from reference_data import REPO, reference_games, reference_perft
+
+# The Python walk bench/python_speed.py times (legal_moves(), copy(), play()): checked here.
+sys.path.insert(0, os.path.join(REPO, "bench"))
+from python_speed import walk_ours as walk  # noqa: E402
 
 START = "1/3/5/7/9/7/5/3/1 w"
 GAMES = reference_games()
@@ -53,19 +58,6 @@ def test_reference_perft(entry):
     assert position.side_to_move == ("w" if entry["side_to_move"] == 1 else "b")
     for depth, count in entry["perft"].items():
         assert position.perft(int(depth)) == count, f"depth {depth}"
-
-
-def walk(position, depth):
-    """Perft walked in Python through legal_moves(), copy() and play()."""
-    moves = position.legal_moves()
-    if depth == 1:
-        return len(moves)
-    nodes = 0
-    for move in moves:
-        child = position.copy()
-        child.play(move)
-        nodes += walk(child, depth - 1)
-    return nodes
 
 
 @pytest.mark.parametrize("entry", PERFT, ids=[p["name"] for p in PERFT])
