@@ -221,8 +221,10 @@ class Engine:
         """Sets `options` (name -> value): all checked against the advertised options
         first (ValueError naming the option), then each sent; an `info string error`
         answer raises EngineError naming the option and the engine's reason."""
-        checked = [(find_option(self.options, name), self.check_option(name, value))
-                   for name, value in options.items()]
+        checked = []
+        for name, value in options.items():
+            option = find_option(self.options, name)
+            checked.append((option, option.check(value)))
         for option, value in checked:
             command = f"setoption name {option.name}" + \
                 ("" if option.type == "button" else f" value {value}")
