@@ -80,23 +80,27 @@ class DiverciteEngineError(RuntimeError):
     option."""
 
 
+# The two trees this file lives in, each holding bin/divercite, with what each is: a
+# checkout's build (this file in <repo>/tools/seahorse/) and an installed copy (this file in
+# P/share/divercite/seahorse/, from `cmake --install build --prefix P`). The package is in a
+# build tree's python/, in a prefix's lib/python3/dist-packages (Debian's layout).
+_TREES = [(_HERE.parent.parent / "build", "a checkout's build, made by scripts/build.sh"),
+          (_HERE.parent.parent.parent,
+           "an installed copy, made by cmake --install build --prefix P")]
+_PACKAGE_IN_BUILD, _PACKAGE_IN_PREFIX = Path("python"), Path("lib/python3/dist-packages")
+
+
 def _package_places() -> list[tuple[Path, str]]:
     """Where the package divercite is looked for, in order, with what each is: beside the
-    engine DIVERCITE_ENGINE names (its build tree's python/, or its prefix's
-    lib/python3/dist-packages), then beside this file in a checkout (<repo>/tools/seahorse/)
-    or in an installed copy (P/share/divercite/seahorse/, from `cmake --install build
-    --prefix P`)."""
+    engine DIVERCITE_ENGINE names (in its build tree or its prefix), then in the _TREES."""
     places = []
     engine = os.environ.get("DIVERCITE_ENGINE")
     if engine:
         tree = Path(engine).resolve().parent.parent
-        places += [(tree / "python", "beside DIVERCITE_ENGINE, in its build tree"),
-                   (tree / "lib" / "python3" / "dist-packages",
-                    "beside DIVERCITE_ENGINE, in its prefix")]
-    return places + [(_HERE.parent.parent / "build" / "python",
-                      "a checkout's build, made by scripts/build.sh"),
-                     (_HERE.parent.parent.parent / "lib" / "python3" / "dist-packages",
-                      "an installed copy, made by cmake --install build --prefix P")]
+        places += [(tree / _PACKAGE_IN_BUILD, "beside DIVERCITE_ENGINE, in its build tree"),
+                   (tree / _PACKAGE_IN_PREFIX, "beside DIVERCITE_ENGINE, in its prefix")]
+    (build, built), (prefix, installed) = _TREES
+    return places + [(build / _PACKAGE_IN_BUILD, built), (prefix / _PACKAGE_IN_PREFIX, installed)]
 
 
 def _import_engine_client():
@@ -130,12 +134,9 @@ STARTUP_TIMEOUT_S = 20.0
 
 
 def _engine_places() -> list[tuple[Path, str]]:
-    """Where the engine is looked for without DIVERCITE_ENGINE, in order, with what each is
-    (the places of _package_places())."""
-    return [(_HERE.parent.parent / "build" / "bin" / "divercite",
-             "a checkout's build, made by scripts/build.sh"),
-            (_HERE.parent.parent.parent / "bin" / "divercite",
-             "an installed copy, made by cmake --install build --prefix P")]
+    """Where the engine is looked for without DIVERCITE_ENGINE, in order, with what each is:
+    bin/divercite in each of the _TREES."""
+    return [(tree / "bin" / "divercite", what) for tree, what in _TREES]
 
 
 def find_engine() -> str:
