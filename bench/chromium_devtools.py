@@ -47,12 +47,13 @@ class DevToolsPage:
         """The queue of the params of every event `method` from now on."""
         return self.listeners.setdefault(method, asyncio.Queue())
 
-    async def call(self, method: str, **params):
+    async def call(self, method: str, answer_within: float = 30.0, **params):
+        """The answer to one protocol call (TimeoutError after `answer_within` seconds)."""
         self.count += 1
         answer = asyncio.get_running_loop().create_future()
         self.calls[self.count] = answer
         await self.websocket.send_json({"id": self.count, "method": method, "params": params})
-        return await asyncio.wait_for(answer, 30)
+        return await asyncio.wait_for(answer, answer_within)
 
     async def pump(self):
         async for message in self.websocket:
@@ -189,3 +190,59 @@ async def open_page(profile: Path, page_class=DevToolsPage, window=(1300, 1000))
                     pump.cancel()
     finally:
         await stop_chromium(chromium)
+
+
+class WatchedPage(DevToolsPage):
+    """A page that keeps what a test must find empty: every error the browser logs (console
+    errors, uncaught exceptions, failed loads), and every URL the page requested. Enable the
+    domains Runtime, Log and Network to hear them."""
+
+    def __init__(self, websocket):
+        super().__init__(websocket)
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.failed: list[str] = []
+
+    def on_event(self, method: str, params: dict):
+        if method == "Runtime.exceptionThrown":
+            details = params["exceptionDetails"]
+            self.errors.append("exception: " + details.get("exception", {}).get(
+                "description", details.get("text", "?")))
+        elif method == "Runtime.consoleAPICalled" and params["type"] in ("error", "assert"):
+            self.errors.append("console: " + " ".join(
+                str(a.get("value", a.get("description"))) for a in params["args"]))
+        elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
+            self.errors.append("log: " + params["entry"]["text"])
+        elif method == "Network.requestWillBeSent":
+            self.requests.append(params["request"]["url"])
+        elif method == "Network.responseReceived" and params["response"]["status"] >= 400:
+            self.failed.append(f"{params['response']['status']} {params['response']['url']}")
+        elif method == "Network.loadingFailed" and not params.get("canceled"):
+            self.failed.append(f"{params.get('errorText', 'failed')} (request "
+                               f"{params.get('requestId')})")
+
+    async def watch(self):
+        for domain in ("Runtime", "Page", "Log", "Network"):
+            await self.call(f"{domain}.enable")
+
+    async def wait_for(self, expression: str, timeout: float = 30.0, what: str = ""):
+        """Polls a JavaScript expression until it is truthy; returns its value. RuntimeError
+        after `timeout` seconds, naming `what` (or the expression)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = await self.evaluate(expression)
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{what or expression}: not so after {timeout:.0f} s")
+            await asyncio.sleep(0.05)
+
+    async def run(self, expression: str, timeout: float = 120.0):
+        """Awaits a JavaScript expression's promise: (its value, None), or (None, the text of
+        the error it was rejected with)."""
+        result = await self.call("Runtime.evaluate", answer_within=timeout + 5,
+                                 expression=expression, awaitPromise=True, returnByValue=True)
+        if "exceptionDetails" in result:
+            details = result["exceptionDetails"]
+            return None, details.get("exception", {}).get("description", details.get("text"))
+        return result["result"].get("value"), None
