@@ -18,7 +18,9 @@ import asyncio
 import base64
 import contextlib
 import json
+import os
 import shutil
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -102,25 +104,82 @@ class DevToolsPage:
         Path(path).write_bytes(base64.b64decode(shot["data"]))
 
 
+def devtools_port(active: Path) -> Optional[int]:
+    """The port in Chromium's DevToolsActivePort file once its first line is complete (the
+    file is written in place, so it can be seen empty or cut short); None before."""
+    try:
+        text = active.read_text()
+    except FileNotFoundError:
+        return None
+    port, newline, _ = text.partition("\n")
+    return int(port) if newline and port.isdigit() else None
+
+
+def living_members(group: int) -> list[int]:
+    """The processes of process group `group` that have not exited (zombies left out: the
+    container's init may never reap Chromium's orphaned helpers)."""
+    members = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        state, process_group = fields[0], int(fields[2])
+        if process_group == group and state not in ("Z", "X"):
+            members.append(int(stat.parent.name))
+    return members
+
+
+async def stop_chromium(chromium: subprocess.Popen, grace: float = 10.0):
+    """Ends Chromium and every helper process it started (its own process group), and waits
+    until none is left: only then may its profile folder be removed."""
+    group = chromium.pid
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    while chromium.poll() is None or living_members(group):
+        if time.monotonic() > deadline:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(group, signal.SIGKILL)
+            deadline = time.monotonic() + grace
+        await asyncio.sleep(0.05)
+
+
+async def first_page_target(session: aiohttp.ClientSession, port: int, deadline: float) -> dict:
+    """The first page target Chromium lists (its start page may be listed a moment after
+    the DevTools port opens)."""
+    while True:
+        async with session.get(f"http://127.0.0.1:{port}/json/list") as answer:
+            pages = [t for t in await answer.json() if t["type"] == "page"]
+        if pages:
+            return pages[0]
+        if time.monotonic() > deadline:
+            raise RuntimeError("Chromium opened no page in 30 s")
+        await asyncio.sleep(0.05)
+
+
 @contextlib.asynccontextmanager
 async def open_page(profile: Path, page_class=DevToolsPage, window=(1300, 1000)):
     """Starts Chromium with a fresh profile in `profile`, and yields its first page as a
-    `page_class`, its events pumped; Chromium is stopped on the way out."""
+    `page_class`, its events pumped; on the way out Chromium and all its helper processes
+    are ended and waited for, so the caller may remove `profile` at once."""
     chromium = subprocess.Popen(
         [shutil.which("chromium") or "chromium", *CHROMIUM_FLAGS,
          f"--window-size={window[0]},{window[1]}", f"--user-data-dir={profile}",
-         "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+         "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True)
     try:
-        active = profile / "DevToolsActivePort"
+        active = Path(profile) / "DevToolsActivePort"
         deadline = time.monotonic() + 30
-        while not active.exists():
-            if time.monotonic() > deadline or chromium.poll() is not None:
+        while (port := devtools_port(active)) is None:
+            if chromium.poll() is not None:
+                raise RuntimeError(f"Chromium exited with status {chromium.returncode} "
+                                   "before it opened its DevTools port")
+            if time.monotonic() > deadline:
                 raise RuntimeError("Chromium did not start (no DevToolsActivePort in 30 s)")
-            await asyncio.sleep(0.1)
-        port = active.read_text().split()[0]
+            await asyncio.sleep(0.05)
         async with aiohttp.ClientSession() as session:
-            async with session.get(f"http://127.0.0.1:{port}/json/list") as answer:
-                target = next(t for t in await answer.json() if t["type"] == "page")
+            target = await first_page_target(session, port, deadline)
             async with session.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0) as ws:
                 page = page_class(ws)
                 pump = asyncio.create_task(page.pump())
@@ -129,5 +188,4 @@ async def open_page(profile: Path, page_class=DevToolsPage, window=(1300, 1000))
                 finally:
                     pump.cancel()
     finally:
-        chromium.terminate()
-        chromium.wait()
+        await stop_chromium(chromium)
