@@ -111,14 +111,17 @@
       this.svg = svg;
       this.view = svg.querySelector('g.view');
       this.cells = new Map();  // "14" -> its polygon, in cell order (row, then column)
-      for (const cell of this.view.querySelectorAll('.cell')) this.cells.set(cell.dataset.cell, cell);
+      for (const cell of this.view.querySelectorAll('.cell')) {
+        this.cells.set(cell.dataset.cell, cell);
+      }
       const defs = svg.querySelector('defs');
       const templates = (attribute) => new Map(
           [...defs.querySelectorAll(`[${attribute}]`)].map((e) => [e.getAttribute(attribute), e]));
       this.pieces = templates('data-piece');
       this.marks = templates('data-mark');
       this.arrows = templates('data-arrow');
-      this.arrowStart = {first: point(svg.dataset.arrowFirst), second: point(svg.dataset.arrowSecond)};
+      this.arrowStart = {first: point(svg.dataset.arrowFirst),
+                         second: point(svg.dataset.arrowSecond)};
       this.arrowStop = Number(svg.dataset.arrowStop);
       this.placed = [];
       this.flipped = false;
