@@ -13,7 +13,8 @@
 #            format and Python checks, the course framework's Python packages
 #            (tests/seahorse/ runs the course's own code), and for the course's web GUI in
 #            headless Chromium: chromium, jQuery, and the page's socket.io client from the
-#            npm registry (bench/gui_page/)
+#            npm registry (bench/gui_page/); the JavaScript linter, ESLint, from the npm
+#            registry (web/package.json)
 #   shards   the shard tests' cluster: Slurm, munge, GNU parallel
 #   plots    pictures of matches and analyses: matplotlib
 #   clang    Debian's Clang, which scripts/check-levels.sh compiles with too
@@ -81,4 +82,12 @@ page="$(dirname "$0")/../bench/gui_page"
 if $gui_page && [ ! -d "$page/node_modules/socket.io-client" ]; then
   echo "Installing the GUI page's npm packages in bench/gui_page/"
   npm ci --prefix "$page" --no-audit --no-fund --loglevel=error
+fi
+
+# The JavaScript linter (ESLint and its recommended rules), the exact versions of
+# web/package-lock.json.
+web="$(dirname "$0")/../web"
+if $gui_page && [ ! -x "$web/node_modules/.bin/eslint" ]; then
+  echo "Installing the JavaScript linter's npm packages in web/"
+  npm ci --prefix "$web" --no-audit --no-fund --loglevel=error
 fi

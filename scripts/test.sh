@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Everything CI checks, in order: the Release build (warnings are errors), the C++ sources'
-# format and the Python linter, every test; the instruction-set levels and the compiler our
+# format, the Python linter and the JavaScript linter, every test; the instruction-set levels and the compiler our
 # own machine does not build with; a Debug build (assertions on) over the C++ tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh -DDIVERCITE_WERROR=ON
 scripts/check-format.sh
 flake8 --count  # every Python file, as .flake8 says
+# Every JavaScript file (the site's, web/, and the review page's), as web/eslint.config.js says.
+web/node_modules/.bin/eslint --config web/eslint.config.js web tools/analysis/review_page.js
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 
 echo "== Other instruction-set levels and Clang (build-levels/)"

@@ -218,7 +218,12 @@ async def run_on(page: Browser, out: Path, pages: dict):
     await page.click("a")
     deadline = time.monotonic() + 10
     where = "[location.pathname, document.body && document.body.dataset.ready]"
-    while (state := await page.evaluate(where))[1] != "true" and time.monotonic() < deadline:
+    state = [None, None]
+    while state[1] != "true" and time.monotonic() < deadline:
+        try:
+            state = await page.evaluate(where) or [None, None]
+        except RuntimeError:  # asked as the page navigated ("Inspected target navigated")
+            state = [None, None]
         await asyncio.sleep(0.05)
     check(state[0].endswith("/game-0.html") and state[1] == "true",
           f"index: its first link opens {state[0]}")

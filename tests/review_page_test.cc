@@ -11,6 +11,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "engine/board.h"
 #include "tests/test_util.h"
 #include "tools/analysis/game_sources.h"
 
@@ -73,20 +74,17 @@ TEST(ReviewPageTest, AccuracyHalvesWithEveryPointLost) {
 TEST(ReviewPageTest, BoardsMarginsLabelsAndClocks) {
   const Json json = ReviewJson(MadeAnalysis({900, 0, kInaccuracyLoss, 0, 0, kBlunderLoss}));
   const Json& review = json["review"];
-  ASSERT_EQ(review["boards"].size(), 7u);
-  for (int ply = 0; ply <= 6; ++ply) {
-    const std::string board = review["boards"][ply].get<std::string>();
-    EXPECT_EQ(testing::CountOccurrences(board, "class=\"piece "), ply);
-    EXPECT_EQ(testing::CountOccurrences(board, "class=\"last-move\""), ply > 0 ? 1 : 0);
-  }
-  // The arrow: the engine's best where the move played lost points, from the mover's side.
-  EXPECT_EQ(testing::CountOccurrences(review["boards"][1].get<std::string>(),
-                                      "<g class=\"arrow\" data-move=\"YR44\""),
-            1);
-  EXPECT_TRUE(absl::StrContains(review["boards"][1].get<std::string>(), "<line x1=\"14.0\""));
-  EXPECT_EQ(testing::CountOccurrences(review["boards"][2].get<std::string>(), "class=\"arrow\""),
-            0);
-  EXPECT_TRUE(absl::StrContains(review["boards"][6].get<std::string>(), "<line x1=\"586.0\""));
+  // The board at every ply is its position string; the page's script draws it with
+  // web/board.js.
+  ASSERT_EQ(review["positions"].size(), 7u);
+  EXPECT_EQ(review["positions"][0], "1/3/5/7/9/7/5/3/1 w");
+  EXPECT_EQ(review["positions"][1], "1/1R1/5/7/9/7/5/3/1 b");
+  // The arrow: the engine's best where the move played lost points (the page draws it from
+  // the mover's side); none where it did not.
+  EXPECT_EQ(review["moves"][0]["arrow"], "YR44");
+  EXPECT_EQ(review["moves"][1]["arrow"], nullptr);
+  EXPECT_EQ(review["moves"][5]["arrow"], "YR44");
+  EXPECT_FALSE(review["moves"][0].contains("arrows"));  // no engine lines kept
   // Margins are the first player's view: ply k's value is 100 k for its mover.
   EXPECT_EQ(review["margins"], Json::parse("[0, -100, 200, -300, 400, -500, 250]"));
   // Labels: none for the opening's blunder.
@@ -117,9 +115,9 @@ TEST(ReviewPageTest, PliesCountFromTheStart) {
   }
   const Json review = ReviewJson(analysis)["review"];
   EXPECT_EQ(review["first_ply"], 4);
-  ASSERT_EQ(review["boards"].size(), 3u);
-  EXPECT_EQ(testing::CountOccurrences(review["boards"][0].get<std::string>(), "class=\"piece "), 4);
-  EXPECT_EQ(testing::CountOccurrences(review["boards"][2].get<std::string>(), "class=\"piece "), 6);
+  ASSERT_EQ(review["positions"].size(), 3u);
+  EXPECT_EQ(review["positions"][0], "g/yR1/1B3/7/9/7/5/3/1 w");
+  EXPECT_EQ(review["positions"][2], "g/yR1/1B3/1gR4/9/7/5/3/1 w");
   EXPECT_EQ(ReviewJson(MadeAnalysis({0, 0, 0, 0, 0, 0}))["review"]["first_ply"], 0);
 }
 
@@ -139,6 +137,19 @@ TEST(ReviewPageTest, NoTextEndsTheScriptElement) {
   EXPECT_FALSE(absl::StrContains(page, "<!--\""));
   EXPECT_TRUE(absl::StrContains(page, "<title>Game 3: a&lt;/script&gt;"));
   EXPECT_EQ(ReviewPageName(analysis.game), "game-3.html");
+}
+
+TEST(ReviewPageTest, TheBoardIsDrawnOnceAndItsModuleInlined) {
+  // The skeleton once, web/board.js once, and no board drawn in the JSON: the page is small.
+  const std::string page = ReviewPageHtml(MadeAnalysis({0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(testing::CountOccurrences(page, "<template id=\"board-skeleton\"><svg "), 1);
+  EXPECT_EQ(testing::CountOccurrences(page, "class=\"cell "), kNumCells);
+  EXPECT_EQ(testing::CountOccurrences(page, "<g data-piece="), 16);
+  EXPECT_EQ(testing::CountOccurrences(page, "class=\"piece"), 0);
+  EXPECT_EQ(testing::CountOccurrences(page, "global.DiverciteBoard = "), 1);
+  EXPECT_EQ(testing::CountOccurrences(page, "DiverciteBoard.mount("), 1);
+  EXPECT_FALSE(absl::StrContains(page, "{{"));
+  EXPECT_LT(page.size(), 60000u);
 }
 
 TEST(ReviewPageTest, IndexLinksEveryGame) {

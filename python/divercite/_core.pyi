@@ -98,11 +98,15 @@ class Position:
 
 def board_svg(position: Position, arrow: Optional[str] = None, last_move: Optional[str] = None,
               size: Optional[int] = 400) -> str:
-    """The SVG picture of `position` (tools/board_svg/, the drawing of divercite.svg.board and
-    of divercite-analyze's review pages): `arrow` a move string drawn as an arrow from the
+    """The SVG picture of `position` (tools/board_svg/, the drawing of divercite.svg.board,
+    whose pieces are the review pages' board.js templates): `arrow` a move string drawn as an arrow from the
     side to move's edge, `last_move` a move string whose cell is outlined, `size` the width
     and height in pixels (None: none, the picture scales). ValueError if `arrow` or
     `last_move` is neither None nor a move string."""
+
+def board_skeleton_svg(size: Optional[int] = None) -> str:
+    """The board without pieces, with the templates web/board.js places (tools/board_svg/'s
+    BoardSkeletonSvg); `size` the width and height in pixels (None: the picture scales)."""
 
 def cell_centre(row: int, col: int) -> Tuple[float, float]:
     """The centre of the cell (row, col) in the board picture's units (0 to 600)."""

@@ -7,8 +7,9 @@
 >>> picture.startswith("<svg") and picture.count('class="cell ') == 41
 True
 
-The drawing is the C++ one (tools/board_svg/, bound as `divercite._core.board_svg`), the same
-that draws the boards of `divercite-analyze --html` review pages. The geometry is the course's
+The drawing is the C++ one (tools/board_svg/, bound as `divercite._core.board_svg`): its
+pieces are the templates of the board's skeleton (`skeleton()`) that `web/board.js` places on
+the review pages of `divercite-analyze --html`. The geometry is the course's
 `GUI/main.js`: a 600-unit square, the 9x9 grid of 41 cells (|row - 4| + |col - 4| <= 4)
 turned by 45 degrees about the centre, so that the diamond of cells fills a square and each
 cell is a diamond (row 0 at the top right, row 8 at the bottom left). Its pieces are its
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 from typing import Optional, Tuple, Union
 
-from ._core import BOARD_SVG_CANVAS, board_svg, cell_centre as _cell_centre
+from ._core import BOARD_SVG_CANVAS, board_skeleton_svg, board_svg, cell_centre as _cell_centre
 
 CANVAS = BOARD_SVG_CANVAS
 CELLS = [(row, col) for row in range(9) for col in range(9) if abs(row - 4) + abs(col - 4) <= 4]
@@ -48,3 +49,16 @@ def board(position, arrow: Optional[str] = None, last_move: Union[bool, str, Non
     """
     marked = position.last_move if last_move is True else (last_move or None)
     return board_svg(position, arrow, marked, size)
+
+
+def skeleton(size: Optional[int] = None) -> str:
+    """The board without pieces, which `web/board.js` fills in from position strings
+    (`DiverciteBoard.mount(container, skeleton())`, then `board.show(position.fen())`): the
+    cells as `board` draws them and, in its `<defs>`, the template of every piece look, of the
+    last move's outline and of an arrow per colour. `size` as `board`'s.
+
+    >>> picture = skeleton()
+    >>> picture.count('class="cell ') == 41 and 'class="piece' not in picture
+    True
+    """
+    return board_skeleton_svg(size)

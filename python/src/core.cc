@@ -366,6 +366,14 @@ PYBIND11_MODULE(_core, m) {
       "The SVG picture of a position (tools/board_svg, divercite.svg.board's drawing); arrow "
       "and last_move are move strings or None; size in pixels, None to scale.");
   m.def(
+      "board_skeleton_svg",
+      [](py::object size) {
+        return divercite::BoardSkeletonSvg(size.is_none() ? 0 : size.cast<int>());
+      },
+      py::arg("size") = py::none(),
+      "The board without pieces, with the templates web/board.js places (tools/board_svg's "
+      "BoardSkeletonSvg); size in pixels, None to scale.");
+  m.def(
       "cell_centre",
       [](int row, int col) {
         const divercite::SvgPoint centre = divercite::CellCentre(row, col);

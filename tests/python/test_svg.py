@@ -66,3 +66,18 @@ def test_cells_where_the_course_s_gui_draws_them():
     assert x > 300 and y < 300 and x - 300 == pytest.approx(300 - y)
     x, y = svg.cell_centre(4, 0)
     assert x < 300 and y < 300
+
+
+def test_skeleton_holds_the_cells_and_the_pieces_templates():
+    picture = svg.skeleton()
+    assert len(elements(picture, "cell")) == 41
+    assert not elements(picture, "piece") and not elements(picture, "arrow")
+    root = ET.fromstring(picture)
+    looks = [e.get("data-piece") for e in root.iter() if e.get("data-piece")]
+    assert len(looks) == 16 and len(set(looks)) == 16
+    # A piece of svg.board is its look's template placed on its cell.
+    position = divercite.Position.from_moves(GAME[:1])
+    [piece] = elements(svg.board(position), "piece")
+    [template] = [e for e in root.iter() if e.get("data-piece") == piece.get("class")[6:]]
+    assert [ET.tostring(c) for c in piece] == [ET.tostring(c) for c in template]
+    assert ET.fromstring(svg.skeleton(size=300)).get("width") == "300"

@@ -14,6 +14,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
+#include "engine/position_string.h"
 #include "tools/analysis/analysis_report.h"
 #include "tools/analysis/review_page_template.h"
 #include "tools/board_svg/board_svg.h"
@@ -33,6 +34,20 @@ Json OptionalJson(const std::optional<std::int64_t>& value) {
 std::string GameTitle(const GameToAnalyze& game) {
   return absl::StrCat(game.game ? absl::StrCat("Game ", *game.game, ": ") : "", game.p1, " vs ",
                       game.p2);
+}
+
+// The board without pieces (BoardSkeletonSvg), drawn once for every page.
+const std::string& BoardSkeleton() {
+  static const std::string* const skeleton = new std::string(BoardSkeletonSvg());
+  return *skeleton;
+}
+
+// The page's script: the board's module, then the page's own.
+const std::string& ReviewPageScript() {
+  static const std::string* const script = new std::string(
+      absl::StrCat("// web/board.js (its comments are in the source)\n", kBoardScript,
+                   "\n// tools/analysis/review_page.js\n", kReviewPageScript));
+  return *script;
 }
 
 std::string AccuracyText(const std::optional<double>& accuracy) {
@@ -97,7 +112,7 @@ std::optional<double> PlayerAccuracy(const GameAnalysis& analysis, Player player
 
 Json ReviewJson(const GameAnalysis& analysis) {
   const GameToAnalyze& game = analysis.game;
-  Json boards = Json::array(), margins = Json::array(), exact = Json::array();
+  Json positions = Json::array(), margins = Json::array(), exact = Json::array();
   Json scores = Json::array(), clocks = Json::array(), moves = Json::array();
 
   std::array<std::optional<ClockControl>, 2> controls = {ClockOf(game.time_controls[0]),
@@ -108,17 +123,7 @@ Json ReviewJson(const GameAnalysis& analysis) {
   }
   Position position = game.start;
   for (size_t k = 0;; ++k) {
-    BoardSvgOptions options;
-    options.size = 0;  // the page sizes it
-    if (k > 0) {
-      const MoveAnalysis& played = analysis.moves[k - 1];
-      options.last_move = played.move;
-      if (!played.best.IsNone() && played.best != played.move) {
-        options.arrow = played.best;
-        options.arrow_mover = played.side;
-      }
-    }
-    boards.push_back(BoardSvg(position, options));
+    positions.push_back(ToPositionString(position));
     const bool last = k == analysis.moves.size();
     const int value = last ? analysis.last_value : analysis.moves[k].value;
     margins.push_back(position.SideToMove() == Player::kFirst ? value : -value);
@@ -139,10 +144,12 @@ Json ReviewJson(const GameAnalysis& analysis) {
         label == MoveLabel::kNone ? Json(nullptr) : Json(std::string(MoveLabelText(label)));
     entry["ms"] = OptionalJson(ms);
     entry["clock"] = ms ? OptionalJson(clock[side]) : Json(nullptr);
+    entry["arrow"] = !move.best.IsNone() && move.best != move.move ? Json(MoveToString(move.best))
+                                                                   : Json(nullptr);
     if (!move.lines.empty()) {
       Json arrows = Json::array();
       for (size_t i = 0; i < std::min(move.lines.size(), kAlternativesShown); ++i) {
-        arrows.push_back(BoardArrowSvg(move.lines[i].move, move.side));
+        arrows.push_back(MoveToString(move.lines[i].move));
       }
       entry["arrows"] = std::move(arrows);
     }
@@ -172,7 +179,7 @@ Json ReviewJson(const GameAnalysis& analysis) {
   review["first_ply"] = game.start.Ply();
   review["thresholds"] = Json::object(
       {{"inaccuracy", kInaccuracyLoss}, {"mistake", kMistakeLoss}, {"blunder", kBlunderLoss}});
-  review["boards"] = std::move(boards);
+  review["positions"] = std::move(positions);
   review["margins"] = std::move(margins);
   review["exact"] = std::move(exact);
   review["scores"] = std::move(scores);
@@ -188,9 +195,12 @@ Json ReviewJson(const GameAnalysis& analysis) {
 std::string ReviewPageHtml(const GameAnalysis& analysis) {
   // '<' only ever appears inside JSON strings, where \u003c reads back as the same text.
   const std::string json = absl::StrReplaceAll(DumpJson(ReviewJson(analysis)), {{"<", "\\u003c"}});
-  return absl::StrReplaceAll(
-      kReviewPageTemplate,
-      {{"{{TITLE}}", HtmlEscape(GameTitle(analysis.game))}, {"{{GAME_JSON}}", json}});
+  // One pass: no text put in (a player's name) is read again for a {{...}}.
+  return absl::StrReplaceAll(kReviewPageTemplate,
+                             {{"{{TITLE}}", HtmlEscape(GameTitle(analysis.game))},
+                              {"{{BOARD_SKELETON}}", BoardSkeleton()},
+                              {"{{SCRIPT}}", ReviewPageScript()},
+                              {"{{GAME_JSON}}", json}});
 }
 
 std::string ReviewIndexHtml(const std::vector<ReviewIndexEntry>& entries, absl::string_view title) {

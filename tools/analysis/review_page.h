@@ -7,29 +7,35 @@
 //    "review": {"replay": false,                // true: recorded scores, no analysis
 //               "first_ply": 0,                 // the start's (a position string's may be more)
 //               "thresholds": {"inaccuracy": 50, "mistake": 100, "blunder": 200},
-//               "boards": ["<svg ...>", ...],   // the board at every ply, first_ply to the last
+//               "positions": ["1/3/5/7/9/7/5/3/1 w", ...],  // the position string at every
+//                                                          // ply, first_ply to the last
 //               "margins": [cp, ...],           // each ply's value, the first player's view
 //               "exact": [bool, ...],           // each ply's value is exact
 //               "scores": [[p1, p2], ...],      // the board's scores at each ply
 //               "clocks": [[ms|null, ms|null], ...],  // each side's clock at each ply
 //               "moves": [{"label": "inaccuracy"|"mistake"|"blunder"|null,
 //                          "ms": ms|null, "clock": ms|null,         // one per move
-//                          "arrows": ["<g class=\"arrow\" ...>", ...]}, ...],
+//                          "arrow": "GR44"|null,    // the engine's best, if not the move played
+//                          "arrows": ["GR13", ...]},   // its top 3 lines' moves (--multipv)
+//                         ...],
 //               "players": {"p1": {"accuracy": 0-100|null, "inaccuracies": n,
 //                                  "mistakes": n, "blunders": n}, "p2": {...}}}}
 // Every '<' in it is written as \u003c, so that no text inside it ("</script>") can end the
-// script element. The page's script renders from it: the board of the current ply (only that
-// ply's pieces are in the document, each an SVG element of class `piece`), the margin graph
-// (an SVG circle of class `point` per move) and the move list; the ply is in the URL
-// (FILE#ply=N: the board with N pieces, as the analysis counts plies). The arrays are
-// indexed from first_ply: boards[i] is ply first_ply + i.
+// script element. The board is drawn once: the skeleton (BoardSkeletonSvg, tools/board_svg) in
+// <template id="board-skeleton">, and the page's one script, web/board.js then
+// review_page.js, inlined, places each ply's pieces from its position string (a page weighs
+// about 50 kB, a tenth of what 41 drawn boards made). The script renders from the JSON: the
+// board of the current ply (only that ply's pieces are in the document, each an SVG element of
+// class `piece`), the margin graph (an SVG circle of class `point` per move) and the move list;
+// the ply is in the URL (FILE#ply=N: the board with N pieces, as the analysis counts plies).
+// The arrays are indexed from first_ply: positions[i] is ply first_ply + i.
 //
 // The board at ply N is the position after N moves, the move played outlined, and, when the
-// engine preferred another, the engine's best move drawn as an arrow from the mover's side.
-// Where the analysis kept the engine's lines (--multipv), move N's top 3 are listed beside
+// engine preferred another ("arrow"), the engine's best move drawn as an arrow from the mover's
+// side. Where the analysis kept the engine's lines (--multipv), move N's top 3 are listed beside
 // the board (move, value, exact / proven: analysis.moves[N - 1].lines) and each draws its
-// arrow on the board when pointed at or clicked: "arrows" holds them, BoardArrowSvg's, only
-// for the moves that have lines.
+// arrow on the board, from the mover's side, when pointed at or clicked: "arrows" holds their
+// moves, only for the moves that have lines.
 #ifndef DIVERCITE_TOOLS_ANALYSIS_REVIEW_PAGE_H_
 #define DIVERCITE_TOOLS_ANALYSIS_REVIEW_PAGE_H_
 

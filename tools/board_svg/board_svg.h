@@ -6,14 +6,33 @@
 // its colour on a diamond of its owner's, white for the first player (the course's "W"), dark
 // for the second ("B").
 //
-// The structure is a contract for tests, style sheets and the review page's script:
-//   <svg class="divercite-board" viewBox="0 0 600 600" [width=.. height=..]>
+// The structure is a contract for tests, style sheets and web/board.js:
+//   <svg class="divercite-board" viewBox="0 0 600 600" [width=.. height=..]
+//        data-arrow-first="X,Y" data-arrow-second="X,Y"   where each mover's arrows start
+//        data-arrow-stop="D">                             how far before a cell's centre they end
 //     <title>POSITION STRING (scores A-B)</title>
-//     <polygon class="cell city|resource" data-cell="RC" .../>          41 of them
-//     <g class="piece city|resource W|B R|G|B|Y">...</g>                 one per piece, by cell
-//     <polygon class="last-move" data-move="RC14" .../>                  if asked for
-//     <g class="arrow" data-move="GR13">...</g>                          if asked for
+//     <defs><marker id="arrowhead">  [the skeleton's templates, below]</defs>
+//     <g class="view">                                                    turned by board.js
+//       <rect class="frame" .../>
+//       <g class="cells" ...><polygon class="cell city|resource" data-cell="RC" data-x="X"
+//         data-y="Y" .../></g>                   41 cells; (X, Y) the centre, to 0.1 unit
+//       <g class="piece city|resource W|B R|G|B|Y" transform="translate(X,Y)">...</g>
+//                                                 one per piece, by cell, drawn about (0, 0)
+//       <polygon class="last-move" data-move="RC14" transform="translate(X,Y)" .../>  if asked
+//       <g class="arrow" data-move="GR13"><polygon transform="translate(X,Y)" .../>
+//         <line x1 y1 x2 y2 .../></g>                                                   if asked
+//     </g>
 //   </svg>
+//
+// The skeleton (BoardSkeletonSvg) is that picture without pieces, marks or arrows, whose
+// <defs> also hold what web/board.js places, drawn about (0, 0) by the code that draws
+// BoardSvg's, none of the class of what it draws:
+//   <g data-piece="city|resource W|B R|G|B|Y">...</g>        16 looks: a clone is a piece's
+//   <polygon data-mark="last-move" .../>                     the last move's outline
+//   <g data-arrow="R|G|B|Y"><polygon .../><line .../></g>    an arrow of that colour
+//   <style>: cells of class `legal` and `selected` (board.js marks them)
+// so that the pages draw the board once and place each ply's pieces from its position string:
+// one drawing, here.
 #ifndef DIVERCITE_TOOLS_BOARD_SVG_BOARD_SVG_H_
 #define DIVERCITE_TOOLS_BOARD_SVG_BOARD_SVG_H_
 
@@ -44,11 +63,16 @@ struct BoardSvgOptions {
 
 std::string BoardSvg(const Position& position, const BoardSvgOptions& options = {});
 
+// The board without pieces, with the templates web/board.js places (above); `size` as
+// BoardSvgOptions's (0: it scales to its container).
+std::string BoardSkeletonSvg(int size = 0);
+
 // The arrow element alone (`<g class="arrow" ...>`, as BoardSvg draws options.arrow), to put
-// into a board BoardSvg drew: the review page draws the engine's other lines with it.
+// into a board BoardSvg drew.
 std::string BoardArrowSvg(Move move, Player mover);
 
 // The centre of the cell (row, col) in the picture's units (main.js's getCellCoordinates).
+// Pieces, marks and arrows are placed at it as printed to 0.1 unit (the cells' data-x, data-y).
 struct SvgPoint {
   double x = 0, y = 0;
 };
