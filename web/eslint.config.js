@@ -1,5 +1,5 @@
 // The JavaScript linter's settings (ESLint, flat config), for the site's hand-written files
-// (web/*.js) and the review page's script (tools/analysis/review_page.js): classic scripts
+// (web/*.js, classic scripts; web/js/*.js, the app's ES modules) and the review page's script (tools/analysis/review_page.js): classic scripts
 // for browsers, held to ESLint's recommended rules. scripts/test.sh runs it from the
 // repository's root:
 //   web/node_modules/.bin/eslint --config web/eslint.config.js web tools/analysis/review_page.js
@@ -22,6 +22,11 @@ module.exports = [
       'no-var': 'error',
       'prefer-const': 'error',
     },
+  },
+  {
+    // The app's modules (web/js/): ES modules, in the page and in its workers.
+    files: ['**/js/**/*.js'],
+    languageOptions: {sourceType: 'module', globals: {...globals.browser, DiverciteBoard: 'readonly'}},
   },
   {
     // The linter's own settings are read by Node.js.

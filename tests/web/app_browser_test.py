@@ -1,0 +1,295 @@
+#!/usr/bin/python3
+"""The web app (build-web/site, scripts/web.sh) in Debian's headless Chromium, served by
+tools/web/serve.py on 127.0.0.1, once with the headers that allow threads and once without.
+
+With the headers: the engine's `bench` in the page equals the native node count; a whole game
+against the engine, our moves through the page's UI (a piece chosen in the supply, a click on
+the board's cell) and through its API (`divercite.play`), every move legal and the final
+scores and result the rules library's (the Python package's Position), the board's pieces
+equal to state().ply throughout; an illegal move refused with the rules' reason, nothing
+changed; an analysis 10 plies before the end equal to the native engine's exact value, and
+MultiPV 3; a recording of the course's own master (../shared/course) loaded through the file
+input and walked with the arrow keys; the course recording the page saves read back by the
+course's code; `#moves=` and `#fen=` links. Without the headers (one search thread): the
+engine plays and live analysis stops when asked. Both: no console error, no failed load, no
+request outside the served folder. Prints the time from opening the page to the engine's
+first move.
+
+    app_browser_test.py --site build-web/site --bin build/bin --python build/python --out DIR
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "bench"))
+sys.path.insert(0, str(REPO / "tests" / "python"))
+from chromium_devtools import WatchedPage, open_page  # noqa: E402
+
+REFERENCE = Path(os.environ.get("DIVERCITE_REFERENCE_DIR") or REPO.parent / "shared" / "reference")
+FAILURES: list[str] = []
+PASSED: list[str] = []
+STATE = "divercite.state()"
+PIECES = "document.querySelectorAll('#board .piece').length"
+
+
+def check(condition: bool, what: str):
+    print(("ok    " if condition else "FAIL  ") + what, flush=True)
+    (PASSED if condition else FAILURES).append(what)
+
+
+class Server:
+    """tools/web/serve.py on a free port of 127.0.0.1, its requests logged."""
+
+    def __init__(self, site: Path, isolation: bool, log: Path):
+        self.log = log
+        command = [sys.executable, str(REPO / "tools" / "web" / "serve.py"), "--dir", str(site),
+                   "--port", "0", "--log", str(log)] + ([] if isolation else ["--no-isolation"])
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        first = self.process.stdout.readline().split()
+        if not first or not first[-1].startswith("http://127.0.0.1:"):
+            self.process.kill()
+            raise RuntimeError(f"serve.py did not say where it serves: {first}")
+        self.url = first[-1].rstrip("/") + "/"
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        self.process.stdout.close()
+
+
+def native_exact(engine: Path, moves: list[str]) -> tuple[int, bool]:
+    """The native engine's `go depth 40` score of the position after `moves`, and whether it
+    said `info string exact`."""
+    out = subprocess.run([engine], input=f"position startpos moves {' '.join(moves)}\n"
+                         "go depth 40\nquit\n", capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    last = [k for k, line in enumerate(lines) if " score cp " in line][-1]
+    score = int(lines[last].split(" score cp ")[1].split()[0])
+    return score, any(line == "info string exact" for line in lines[last + 1:])
+
+
+def native_bench(engine: Path) -> str:
+    out = subprocess.run([engine, "bench"], capture_output=True, text=True, check=True).stdout
+    return next(line for line in out.splitlines() if line.startswith("Nodes searched"))
+
+
+async def open_app(page: WatchedPage, url: str) -> float:
+    """Opens the app afresh; returns the milliseconds until its API was ready."""
+    await page.call("Page.navigate", url="about:blank")
+    await page.call("Page.navigate", url=url)
+    await page.wait_for("window.divercite && window.divercite.ready", 60, f"{url}: the app")
+    return await page.evaluate("performance.now()")
+
+
+async def click_selector(page: WatchedPage, selector: str):
+    box = await page.evaluate(f"(r => r && [r.left + r.width / 2, r.top + r.height / 2])("
+                              f"document.querySelector({json.dumps(selector)})"
+                              "?.getBoundingClientRect())")
+    if not box:
+        raise RuntimeError(f"no element {selector}")
+    await page.click_at(*box)
+
+
+async def ui_move(page: WatchedPage, side: str, move: str):
+    """Our move as a person makes it: the piece in the supply, then the cell."""
+    await click_selector(page, f'.supply-piece.owner-{side}[data-piece="{move[:2]}"]')
+    await click_selector(page, f'#board [data-cell="{move[2:]}"]')
+
+
+async def whole_game(page: WatchedPage, Position, engine_level: int, seed: int):
+    """We play second against the engine at level `engine_level` (10 ms a move)."""
+    await page.evaluate("document.getElementById('side').value = 'second'; "
+                        f"document.getElementById('level').value = '{engine_level}'")
+    await click_selector(page, "#new-game")
+    chooser = random.Random(seed)
+    for turn in range(20):
+        state = await page.wait_for(f"(s => s.ply % 2 === 1 && s)({STATE})", 60,
+                                    f"the engine's move {2 * turn + 1}")
+        pieces = await page.evaluate(PIECES)
+        check(pieces == state["ply"], f"turn {turn}: {pieces} pieces shown at ply {state['ply']}")
+        position = Position.from_moves(state["moves"])  # raises on an engine's illegal move
+        move = chooser.choice(position.legal_moves())
+        if turn % 2 == 0:
+            await ui_move(page, "second", move)
+        else:
+            _, error = await page.run(f"divercite.play({json.dumps(move)})")
+            if error:
+                raise RuntimeError(f"divercite.play({move}): {error}")
+        await page.wait_for(f"{STATE}.moves.length > {state['ply']}", 30, f"our move {move}")
+    state = await page.wait_for(f"(s => s.result !== '*' && s)({STATE})", 30, "the game's end")
+    final = Position.from_moves(state["moves"])
+    check(list(final.scores) == state["scores"] and final.result() == state["result"],
+          f"a whole game (UI and API moves): scores {state['scores']} {state['result']}, the "
+          f"rules' {list(final.scores)} {final.result()}")
+    check(await page.evaluate(PIECES) == 40, "40 pieces shown at the end")
+
+
+async def illegal_moves(page: WatchedPage):
+    await page.run("divercite.load({moves: ['RC14', 'GR04']})")
+    before = await page.evaluate(STATE)
+    value, error = await page.run("divercite.play('BR04')")
+    check(value is None and error and "BR04" in error and
+          await page.evaluate(STATE) == before,
+          f"divercite.play of an occupied cell rejected ({error}), state unchanged")
+    _, error = await page.run("divercite.play('RC44')")
+    check(error is not None and await page.evaluate(STATE) == before,
+          f"a city on a resource cell rejected: {error}")
+    await page.evaluate("document.getElementById('move-input').value = 'GC14'")
+    await click_selector(page, "#move-form button")
+    message = await page.wait_for("document.getElementById('message').textContent", 5)
+    check("GC14" in message and await page.evaluate(STATE) == before,
+          f"a move typed on an occupied cell: the page says '{message}'")
+    await ui_move(page, "first", "YR04")
+    message = await page.wait_for("document.getElementById('message').textContent", 5)
+    check(await page.evaluate(STATE) == before and await page.evaluate(PIECES) == 2,
+          f"a click on an occupied cell changes nothing ('{message}')")
+
+
+async def analysis(page: WatchedPage, engine: Path, moves: list[str]):
+    await page.run(f"divercite.load({{moves: {json.dumps(moves[:30])}}})")
+    line, error = await page.run("divercite.analyse({depth: 40})", 300)
+    score, exact = native_exact(engine, moves[:30])
+    check(error is None and line["score"] == score and line["exact"] == exact and exact,
+          f"10 plies before the end: the page's {line and line.get('score')} "
+          f"exact={line and line.get('exact')}, native {score} exact={exact}")
+    lines, error = await page.run("divercite.analyse({depth: 6, multipv: 3})", 120)
+    check(error is None and len(lines) == 3 and len({x["move"] for x in lines}) == 3 and
+          all(x["pv"] and x["pv"][0] == x["move"] for x in lines),
+          f"MultiPV 3: {[(x['move'], x['score']) for x in lines or []]}")
+
+
+async def course_recording(page: WatchedPage, out: Path):
+    import course_support
+    from divercite.course import game_of_states, read_recording
+    folder = Path(tempfile.mkdtemp(prefix="web_course_", dir=out))
+    course_support.run_master([course_support.RANDOM, course_support.GREEDY], folder, record=True)
+    recording = next(folder.rglob("__REC__*.json"))
+    game = read_recording(recording)
+    node = await page.call("DOM.getDocument")
+    found = await page.call("DOM.querySelector", nodeId=node["root"]["nodeId"], selector="#file")
+    await page.call("DOM.setFileInputFiles", nodeId=found["nodeId"], files=[str(recording)])
+    state = await page.wait_for(f"(s => s.moves.length === {len(game.moves)} && s)({STATE})", 20,
+                                "the course's recording loaded")
+    check(state["moves"] == game.moves and state["scores"] == list(game.scores[-1]),
+          f"the course master's recording {recording.name}: {len(state['moves'])} moves, "
+          f"scores {state['scores']}")
+    for key, code, expected in (("ArrowLeft", 37, 39), ("ArrowLeft", 37, 38),
+                                ("Home", 36, 0), ("ArrowRight", 39, 1), ("End", 35, 40)):
+        for kind in ("rawKeyDown", "keyUp"):
+            await page.call("Input.dispatchKeyEvent", type=kind, key=key, code=key,
+                            windowsVirtualKeyCode=code)
+        shown = await page.evaluate(f"[{STATE}.ply, {PIECES}]")
+        check(shown == [expected, expected], f"key {key}: ply and pieces {shown}, "
+                                             f"expected {expected}")
+    text, error = await page.run("divercite.save('recording')")
+    states = json.loads(text) if text else []
+    saved = game_of_states(states) if states else None
+    check(error is None and saved is not None and saved.moves == game.moves,
+          f"the page's course recording reads back with the course's format "
+          f"({len(states)} states)")
+
+
+async def links(page: WatchedPage, url: str, moves: list[str]):
+    await open_app(page, f"{url}index.html#moves={','.join(moves[:6])}")
+    state = await page.evaluate(STATE)
+    check(state["moves"] == moves[:6] and await page.evaluate(PIECES) == 6,
+          f"#moves= link: {state['moves']}")
+    _, error = await page.run(f"divercite.load({{moves: {json.dumps(moves[:4])}}})")
+    fen = (await page.evaluate(STATE))["fen"]
+    await open_app(page, f"{url}index.html#fen={fen.replace(' ', '%20')}")
+    state = await page.evaluate(STATE)
+    check(error is None and state["fen"] == fen and state["ply"] == 4 and
+          await page.evaluate(PIECES) == 4, f"#fen= link: {state['fen']}")
+
+
+async def stop_obeyed(page: WatchedPage):
+    """Live analysis (go infinite) on, then off: the engine answers the next search."""
+    await click_selector(page, "#analyse")
+    await page.wait_for("document.querySelectorAll('#lines li').length > 0", 30,
+                        "live analysis lines")
+    began = time.monotonic()
+    await click_selector(page, "#analyse")
+    move, error = await page.run("divercite.engineMove({nodes: 2000})", 30)
+    check(error is None and move, f"live analysis stopped, then an engine move {move} "
+                                  f"({time.monotonic() - began:.2f} s)")
+
+
+async def site(page: WatchedPage, url: str, isolated: bool, args, Position, moves):
+    name = "threaded" if isolated else "no headers"
+    ready = await open_app(page, f"{url}index.html")
+    check(await page.evaluate("crossOriginIsolated") == isolated,
+          f"{name}: crossOriginIsolated is {isolated}")
+    # From opening the page to the engine's first move, as a player starts a game as second.
+    await page.evaluate("document.getElementById('side').value = 'second'; "
+                        "document.getElementById('level').value = '2'")
+    await click_selector(page, "#new-game")
+    await page.wait_for(f"{STATE}.ply === 1", 30, "the engine's first move")
+    first_move = await page.evaluate("performance.now()")
+    print(f"{name}: page open to API ready {ready:.0f} ms, to the engine's first move "
+          f"{first_move:.0f} ms (10 ms a move)", flush=True)
+    if isolated:
+        lines, error = await page.run(
+            "divercite.engine.exchange(['bench'], l => l.startsWith('Nodes searched'), 300000)",
+            300)
+        check(error is None and lines[-1] == native_bench(args.bin / "divercite"),
+              f"{name}: bench in the page: '{lines and lines[-1]}'")
+        await whole_game(page, Position, 2, 31)
+        await illegal_moves(page)
+        await analysis(page, args.bin / "divercite", moves)
+        await course_recording(page, args.out)
+        await links(page, url, moves)
+    else:
+        for _ in range(3):
+            move, error = await page.run("divercite.engineMove({movetime: 50})", 30)
+            check(error is None and move, f"{name}: the engine plays {move}")
+        await stop_obeyed(page)
+        check((await page.evaluate(STATE))["ply"] == 5, f"{name}: 5 plies played")
+    await page.screenshot(args.out / f"app_{'threaded' if isolated else 'single'}.png")
+
+
+async def run(args, Position, moves, url: str, isolated: bool, profile: Path):
+    async with open_page(profile, WatchedPage, window=(1200, 1000)) as page:
+        await page.watch()
+        await site(page, url, isolated, args, Position, moves)
+        outside = [r for r in page.requests
+                   if not r.startswith(url) and not r.startswith(("data:", "blob:"))]
+        check(not outside, f"no request outside the served folder ({outside[:3]})")
+        check(not page.failed, f"no failed load ({page.failed[:3]})")
+        check(not page.errors, f"no error in the browser ({page.errors[:3]})")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--site", type=Path, required=True)
+    parser.add_argument("--bin", type=Path, required=True)
+    parser.add_argument("--python", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    sys.path.insert(0, str(args.python))
+    from divercite import Position
+    moves = json.loads((REFERENCE / "games.jsonl").open().readline())["moves"]
+    for isolated in (True, False):
+        server = Server(args.site, isolated, args.out / f"requests-{int(isolated)}.log")
+        try:
+            with tempfile.TemporaryDirectory(prefix="divercite_app_") as profile:
+                asyncio.run(run(args, Position, moves, server.url, isolated, Path(profile)))
+        finally:
+            server.close()
+    print(f"{len(PASSED)} passed, {len(FAILURES)} failed")
+    sys.exit(1 if FAILURES else 0)
+
+
+if __name__ == "__main__":
+    main()
