@@ -2,7 +2,7 @@
 """web/board.js draws the boards that C++ draws: Debian's Chromium, headless, over the DevTools
 protocol (bench/chromium_devtools.py, with tests/review_browser_test.py's error checks).
 
-A page loads web/board.js by <script src> and mounts the C++ skeleton (BoardSkeletonSvg, from
+A page inlines web/board.js (an ES module) and mounts the C++ skeleton (BoardSkeletonSvg, from
 tests/board_svg_print.cc); then, for every ply of reference game 0 and of 3 random games, with
 the move played outlined and an arrow (from either side), board.show() must leave the elements
 that C++ BoardSvg draws for that position: the same pieces (one element of class `piece` per
@@ -225,9 +225,9 @@ def page_html(skeleton: str) -> str:
 <title>board.js against BoardSvg</title>
 <style>body {{ margin: 0; }} #board {{ width: 600px; height: 600px; }}</style></head>
 <body><div id="board"></div>
-<script src="{(REPO / 'web' / 'board.js').as_uri()}"></script>
-<script>window.board = DiverciteBoard.mount(document.getElementById('board'),
-                                            {json.dumps(skeleton)});
+<script type="module">{(REPO / 'web' / 'board.js').read_text()}
+window.DiverciteBoard = DiverciteBoard;
+window.board = DiverciteBoard.mount(document.getElementById('board'), {json.dumps(skeleton)});
 document.body.dataset.ready = 'true';</script>
 </body></html>
 """

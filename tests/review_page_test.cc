@@ -146,7 +146,7 @@ TEST(ReviewPageTest, TheBoardIsDrawnOnceAndItsModuleInlined) {
   EXPECT_EQ(testing::CountOccurrences(page, "class=\"cell "), kNumCells);
   EXPECT_EQ(testing::CountOccurrences(page, "<g data-piece="), 16);
   EXPECT_EQ(testing::CountOccurrences(page, "class=\"piece"), 0);
-  EXPECT_EQ(testing::CountOccurrences(page, "global.DiverciteBoard = "), 1);
+  EXPECT_EQ(testing::CountOccurrences(page, "export const DiverciteBoard = "), 1);
   EXPECT_EQ(testing::CountOccurrences(page, "DiverciteBoard.mount("), 1);
   EXPECT_FALSE(absl::StrContains(page, "{{"));
   EXPECT_LT(page.size(), 60000u);

@@ -1,7 +1,8 @@
-// The JavaScript linter's settings (ESLint, flat config), for the site's hand-written files
-// (web/*.js, classic scripts; web/js/*.js, the app's ES modules) and the review page's script (tools/analysis/review_page.js): classic scripts
-// for browsers, held to ESLint's recommended rules. scripts/test.sh runs it from the
-// repository's root:
+// The JavaScript linter's settings (ESLint, flat config), held to ESLint's recommended rules:
+// the site's hand-written files (web/: ES modules, but the engine's worker, a classic worker
+// script) and the review page's script (tools/analysis/review_page.js, a module inlined after
+// web/board.js, whose DiverciteBoard it uses). scripts/test.sh runs it from the repository's
+// root:
 //   web/node_modules/.bin/eslint --config web/eslint.config.js web tools/analysis/review_page.js
 const js = require('@eslint/js');
 const globals = require('globals');
@@ -12,26 +13,27 @@ module.exports = [
     files: ['**/*.js'],
     languageOptions: {
       ecmaVersion: 2022,
-      sourceType: 'script',
+      sourceType: 'module',
       globals: {...globals.browser},
     },
     rules: {
       'no-unused-vars': ['error', {args: 'after-used'}],
-      'strict': ['error', 'function'],
       'eqeqeq': 'error',
       'no-var': 'error',
       'prefer-const': 'error',
     },
   },
   {
-    // The app's modules (web/js/): ES modules, in the page and in its workers.
-    files: ['**/js/**/*.js'],
-    languageOptions: {sourceType: 'module', globals: {...globals.browser, DiverciteBoard: 'readonly'}},
+    files: ['**/review_page.js'],
+    languageOptions: {globals: {DiverciteBoard: 'readonly'}},
+  },
+  {
+    files: ['**/engine-worker.js'],
+    languageOptions: {sourceType: 'script', globals: {...globals.worker}},
   },
   {
     // The linter's own settings are read by Node.js.
     files: ['**/eslint.config.js'],
     languageOptions: {sourceType: 'commonjs', globals: {...globals.node}},
-    rules: {'strict': 'off'},
   },
 ];

@@ -1,9 +1,8 @@
 // The script of a review page (review_page.html; review_page.h says what the page holds),
-// inlined into each page after web/board.js, whose DiverciteBoard draws the board: the
-// skeleton in <template id="board-skeleton"> once, each ply's pieces from its position string.
-/* global DiverciteBoard */
+// inlined into the page's module script after web/board.js, whose DiverciteBoard draws the
+// board: the skeleton in <template id="board-skeleton"> once, each ply's pieces from its
+// position string.
 (() => {
-  'use strict';
   const game = JSON.parse(document.getElementById('game').textContent);
   const analysis = game.analysis;
   const review = game.review;

@@ -2,6 +2,7 @@
 // the rules module (rules.js), the engine's worker (engine.js) and the margin graph, and
 // publishes `window.divercite`, the page's API for embedding and tests.
 
+import { DiverciteBoard } from '../board.js';
 import { Engine } from './engine.js';
 import { Game } from './game.js';
 import { MarginGraph } from './graph.js';
@@ -28,7 +29,7 @@ class App {
     this.lines = [];
     this.thinking = null;  // the engine's move being searched (a promise)
     this.clock = null;
-    this.board = globalThis.DiverciteBoard.mount($('board'), rules.skeleton());
+    this.board = DiverciteBoard.mount($('board'), rules.skeleton());
     this.board.onCellClick = (cell) => this.clickCell(cell);
     this.graph = new MarginGraph($('graph'), (ply) => this.goTo(ply));
   }
