@@ -1,22 +1,19 @@
-// The page: play the engine, analyse, load and save games. It wires the board (board.js),
-// the rules module (rules.js), the engine's worker (engine.js) and the margin graph, and
-// publishes `window.divercite`, the page's API for embedding and tests.
+// The app's state and what can be done with it: the game (game.js), who plays which side and
+// at what level, the clock, the live analysis, loading and saving. The engine is only ever
+// asked through its protocol (engine.js); what is shown is view.js's.
 
 import { DiverciteBoard } from '../board.js';
-import { Engine } from './engine.js';
+import { Clock } from './clock.js';
+import { courseRecording, moveListText, readGames } from './formats.js';
 import { Game } from './game.js';
 import { MarginGraph } from './graph.js';
-import { courseRecording, moveListText, readGames } from './formats.js';
-import { loadRules } from './rules.js';
 import { LEVELS, levelLimits } from './levels.js';
-import { Clock } from './clock.js';
+import { renderPage, showMessage } from './view.js';
 
 const $ = (id) => document.getElementById(id);
-const COLOURS = ['R', 'G', 'B', 'Y'];
-const COLOUR_NAMES = { R: 'red', G: 'green', B: 'blue', Y: 'yellow' };
 const SIDES = ['first', 'second'];
 
-class App {
+export class App {
   constructor(rules, engine) {
     this.rules = rules;
     this.engine = engine;
@@ -37,107 +34,7 @@ class App {
   // -- what is shown
 
   render() {
-    const game = this.game;
-    const state = game.current;
-    const last = game.cursor > 0 ? game.moves[game.cursor - 1] : null;
-    const humanToMove = this.humanToMove();
-    const legal = this.selected && humanToMove
-      ? state.legal.filter((m) => m.startsWith(this.selected)).map((m) => m.slice(2)) : [];
-    const arrows = this.analysing ? this.lines.slice(0, 3).filter((l) => l.move)
-      .map((l, k) => ({ move: l.move, mover: state.side, kind: k === 0 ? 'best' : 'alt' })) : [];
-    this.board.show(state.fen, { lastMove: last, arrows, legal });
-    this.renderPlayers(state);
-    this.renderStatus(state);
-    this.renderMoves();
-    this.renderAnalysis(state);
-    const margins = [];
-    for (let k = 0; k <= game.moves.length; k += 1) {
-      const s = game.stateAt(k).scores;
-      margins.push(s[0] - s[1]);
-    }
-    this.graph.draw(margins, game.values.map((v) => (v === undefined ? null : v / 100)),
-      game.cursor);
-    $('ply-text').textContent = `${game.cursor} / ${game.moves.length}`;
-    this.writeHash();
-  }
-
-  renderPlayers(state) {
-    const flipped = this.board.flipped;
-    for (const [box, side] of [['player-top', flipped ? 'first' : 'second'],
-      ['player-bottom', flipped ? 'second' : 'first']]) {
-      const element = $(box);
-      const index = SIDES.indexOf(side);
-      const who = this.human[side] ? 'you' : this.engineName();
-      element.querySelector('.name').textContent =
-        `${side === 'first' ? 'First (white)' : 'Second (dark)'}: ${who}`;
-      element.querySelector('.score').textContent = state.scores[index];
-      element.classList.toggle('to-move', state.result === '*' && state.side === side);
-      element.querySelector('.clock').textContent = this.clock ? this.clock.text(side) : '';
-      const supply = element.querySelector('.supply');
-      supply.replaceChildren();
-      for (const kind of ['city', 'resource']) {
-        for (const colour of COLOURS) {
-          const left = state.supply[side][kind][colour];
-          const piece = `${colour}${kind === 'city' ? 'C' : 'R'}`;
-          const button = document.createElement('button');
-          button.className = `supply-piece ${kind} colour-${colour} owner-${side}`;
-          button.dataset.piece = piece;
-          button.title = `${COLOUR_NAMES[colour]} ${kind}: ${left} left`;
-          button.textContent = `${left}`;
-          button.disabled = left === 0 || side !== state.side || !this.humanToMove();
-          button.classList.toggle('selected', this.selected === piece && side === state.side);
-          button.onclick = () => this.selectPiece(piece);
-          supply.append(button);
-        }
-      }
-    }
-  }
-
-  renderStatus(state) {
-    const status = $('status');
-    if (state.result !== '*') {
-      const [a, b] = state.scores;
-      const winner = state.result === '1-0' ? 'The first player wins'
-        : state.result === '0-1' ? 'The second player wins' : 'A draw';
-      status.textContent = `${winner}, ${a}-${b}.`;
-      if (state.tiebreak) status.textContent += ` ${tiebreakText(state.tiebreak)}`;
-    } else if (this.clock?.flagged) {
-      status.textContent = `${this.clock.flagged === 'first' ? 'First' : 'Second'} player ` +
-        'lost on time.';
-    } else {
-      const who = this.humanToMove() ? 'your move' : this.thinking ? 'the engine thinks…'
-        : 'the engine to move';
-      status.textContent = `Ply ${state.ply}, ${state.side} player to move: ${who}.`;
-    }
-  }
-
-  renderMoves() {
-    const list = $('moves');
-    list.replaceChildren();
-    this.game.moves.forEach((move, k) => {
-      const item = document.createElement('li');
-      item.textContent = move;
-      item.className = 'move';
-      item.dataset.ply = k + 1;
-      item.classList.toggle('current', k + 1 === this.game.cursor);
-      item.onclick = () => this.goTo(k + 1);
-      list.append(item);
-    });
-    list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
-  }
-
-  renderAnalysis(state) {
-    const box = $('lines');
-    box.replaceChildren();
-    if (!this.analysing) return;
-    for (const line of this.lines) {
-      const item = document.createElement('li');
-      item.className = 'line';
-      item.textContent = `${scoreText(line)}  ${(line.pv ?? []).join(' ')}`;
-      item.title = `depth ${line.depth ?? '?'}, ${line.nodes ?? '?'} nodes`;
-      box.append(item);
-    }
-    if (!this.lines.length) box.textContent = state.result === '*' ? 'thinking…' : '';
+    renderPage(this);
   }
 
   engineName() {
@@ -145,9 +42,7 @@ class App {
   }
 
   message(text, kind = 'info') {
-    const box = $('message');
-    box.textContent = text;
-    box.className = kind;
+    showMessage(text, kind);
   }
 
   writeHash() {
@@ -448,134 +343,3 @@ class App {
 function firstView(score, side) {
   return side === 'first' ? score : -score;
 }
-
-function scoreText(line) {
-  if (line.score === undefined) return '…';
-  const points = (line.score / 100).toFixed(2);
-  const sign = line.score > 0 ? '+' : '';
-  const bound = line.bound === 'lower' ? '≥' : line.bound === 'upper' ? '≤' : '';
-  const marks = [line.exact ? 'exact' : '', line.proven ? `proven ${line.proven}` : '']
-    .filter(Boolean).join(', ');
-  return `${bound}${sign}${points}${marks ? ` (${marks})` : ''}`;
-}
-
-function tiebreakText(tiebreak) {
-  const steps = (tiebreak.steps ?? []).map((step) => {
-    const counts = step.counts ? ` ${step.counts[0]}-${step.counts[1]}` : '';
-    const point = step.point ? `+1 to the ${step.point} player` : 'no point';
-    return `${step.rule}${counts}: ${point}`;
-  });
-  const before = tiebreak.before ? `Level at ${tiebreak.before.join('-')} after the 40th ` +
-    'move, the course\'s tie-break: ' : 'The course\'s tie-break: ';
-  return `${before}${steps.join('; ')}.`;
-}
-
-function bindControls(app) {
-  $('new-game').onclick = () => app.newGame();
-  $('take-back').onclick = () => app.takeBack();
-  $('flip').onclick = () => {
-    app.board.setFlipped(!app.board.flipped);
-    app.render();
-  };
-  $('analyse').onclick = () => app.toggleAnalysis();
-  $('first').onclick = () => app.goTo(0);
-  $('previous').onclick = () => app.goTo(app.game.cursor - 1);
-  $('next').onclick = () => app.goTo(app.game.cursor + 1);
-  $('last').onclick = () => app.goTo(app.game.moves.length);
-  $('move-form').onsubmit = (event) => {
-    event.preventDefault();
-    const move = $('move-input').value.trim().toUpperCase();
-    app.humanMove(move).then(() => { $('move-input').value = ''; })
-      .catch((error) => app.message(error.message, 'error'));
-  };
-  $('load').onclick = () => app.loadText($('io-text').value)
-    .catch((error) => app.message(error.message, 'error'));
-  $('file').onchange = async () => {
-    const file = $('file').files[0];
-    if (file) app.loadText(await file.text()).catch((e) => app.message(e.message, 'error'));
-  };
-  $('save-moves').onclick = () => app.save('moves');
-  $('save-fen').onclick = () => app.save('fen');
-  $('save-recording').onclick = () => app.save('recording');
-  document.addEventListener('dragover', (event) => event.preventDefault());
-  document.addEventListener('drop', async (event) => {
-    event.preventDefault();
-    const file = event.dataTransfer.files[0];
-    const text = file ? await file.text() : event.dataTransfer.getData('text');
-    app.loadText(text).catch((error) => app.message(error.message, 'error'));
-  });
-  document.addEventListener('keydown', (event) => {
-    if (event.target.closest('input, textarea, select')) return;
-    const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity }[event.key];
-    if (moves === undefined) return;
-    event.preventDefault();
-    const target = Number.isFinite(moves) ? app.game.cursor + moves
-      : moves < 0 ? 0 : app.game.moves.length;
-    app.goTo(target);
-  });
-  window.addEventListener('hashchange', () => {
-    if (location.hash !== app.hash) loadFromHash(app);
-  });
-  for (const [k, level] of LEVELS.entries()) {
-    const option = document.createElement('option');
-    option.value = k;
-    option.textContent = level.name;
-    $('level').append(option);
-  }
-  $('level').value = 1;
-}
-
-// `#moves=RC14,GR04,...`, `#fen=<position string>`, or both joined by `&`.
-function gameOfHash(hash) {
-  const fields = new URLSearchParams(hash.replace(/^#/, ''));
-  if (!fields.has('moves') && !fields.has('fen')) return null;
-  const moves = (fields.get('moves') ?? '').split(/[,\s]+/).filter(Boolean);
-  return { fen: fields.get('fen') ?? 'startpos', moves, label: 'the game of the link' };
-}
-
-function loadFromHash(app) {
-  const game = gameOfHash(location.hash);
-  if (!game) return Promise.resolve();
-  return app.load(game).catch((error) => app.message(`The link's game: ${error.message}`, 'error'));
-}
-
-// The page's API: window.divercite.
-function publish(app) {
-  const serial = (task) => {
-    const run = (publish.queue ?? Promise.resolve()).then(task, task);
-    publish.queue = run.catch(() => {});
-    return run;
-  };
-  window.divercite = {
-    load: (game) => serial(() => app.load(game ?? {})),
-    state: () => app.state(),
-    play: (move) => serial(() => app.humanMove(String(move)).then(() => app.state())),
-    analyse: (limits) => serial(() => app.analyse(limits ?? {})),
-    engineMove: (limits) => serial(() => app.engineMove(limits ?? { movetime: 1000 })),
-    save: (format) => serial(async () => app.exportText(format)),
-    engine: app.engine,
-    ready: true,
-  };
-}
-
-async function main() {
-  const engine = new Engine('engine-worker.js');
-  const [rules] = await Promise.all([loadRules(), engine.start()]);
-  await engine.setOption('Threads', Math.max(1, Math.min(
-    navigator.hardwareConcurrency || 1, engine.option('Threads')?.max ?? 1)));
-  const app = new App(rules, engine);
-  bindControls(app);
-  app.render();
-  publish(app);
-  await loadFromHash(app);
-  document.body.classList.add('ready');
-  $('engine-name').textContent = `${engine.name ?? 'divercite'} · ` +
-    `${crossOriginIsolated ? `${engine.option('Threads')?.max ?? 1} threads` : 'one thread'}`;
-}
-
-main().catch((error) => {
-  const box = document.getElementById('message');
-  box.textContent = `The page could not start: ${error.message}`;
-  box.className = 'error';
-  console.error(error);
-});

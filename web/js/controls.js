@@ -1,0 +1,75 @@
+// The page's controls: buttons, the move box, loading by file or drag-and-drop, the keys,
+// and games given as links (`#moves=RC14,GR04,...`, `#fen=<position string>`, or both).
+
+import { LEVELS } from './levels.js';
+
+const $ = (id) => document.getElementById(id);
+
+export function bindControls(app) {
+  $('new-game').onclick = () => app.newGame();
+  $('take-back').onclick = () => app.takeBack();
+  $('flip').onclick = () => {
+    app.board.setFlipped(!app.board.flipped);
+    app.render();
+  };
+  $('analyse').onclick = () => app.toggleAnalysis();
+  $('first').onclick = () => app.goTo(0);
+  $('previous').onclick = () => app.goTo(app.game.cursor - 1);
+  $('next').onclick = () => app.goTo(app.game.cursor + 1);
+  $('last').onclick = () => app.goTo(app.game.moves.length);
+  $('move-form').onsubmit = (event) => {
+    event.preventDefault();
+    const move = $('move-input').value.trim().toUpperCase();
+    app.humanMove(move).then(() => { $('move-input').value = ''; })
+      .catch((error) => app.message(error.message, 'error'));
+  };
+  $('load').onclick = () => app.loadText($('io-text').value)
+    .catch((error) => app.message(error.message, 'error'));
+  $('file').onchange = async () => {
+    const file = $('file').files[0];
+    if (file) app.loadText(await file.text()).catch((e) => app.message(e.message, 'error'));
+  };
+  $('save-moves').onclick = () => app.save('moves');
+  $('save-fen').onclick = () => app.save('fen');
+  $('save-recording').onclick = () => app.save('recording');
+  document.addEventListener('dragover', (event) => event.preventDefault());
+  document.addEventListener('drop', async (event) => {
+    event.preventDefault();
+    const file = event.dataTransfer.files[0];
+    const text = file ? await file.text() : event.dataTransfer.getData('text');
+    app.loadText(text).catch((error) => app.message(error.message, 'error'));
+  });
+  document.addEventListener('keydown', (event) => {
+    if (event.target.closest('input, textarea, select')) return;
+    const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity }[event.key];
+    if (moves === undefined) return;
+    event.preventDefault();
+    const target = Number.isFinite(moves) ? app.game.cursor + moves
+      : moves < 0 ? 0 : app.game.moves.length;
+    app.goTo(target);
+  });
+  window.addEventListener('hashchange', () => {
+    if (location.hash !== app.hash) loadFromHash(app);
+  });
+  for (const [k, level] of LEVELS.entries()) {
+    const option = document.createElement('option');
+    option.value = k;
+    option.textContent = level.name;
+    $('level').append(option);
+  }
+  $('level').value = 1;
+}
+
+// `#moves=RC14,GR04,...`, `#fen=<position string>`, or both joined by `&`.
+function gameOfHash(hash) {
+  const fields = new URLSearchParams(hash.replace(/^#/, ''));
+  if (!fields.has('moves') && !fields.has('fen')) return null;
+  const moves = (fields.get('moves') ?? '').split(/[,\s]+/).filter(Boolean);
+  return { fen: fields.get('fen') ?? 'startpos', moves, label: 'the game of the link' };
+}
+
+export function loadFromHash(app) {
+  const game = gameOfHash(location.hash);
+  if (!game) return Promise.resolve();
+  return app.load(game).catch((error) => app.message(`The link's game: ${error.message}`, 'error'));
+}

@@ -1,0 +1,139 @@
+// What the page shows of the app's state: the board, the players (name, score, clock, the
+// pieces each has left), the status line and the result with the tie-break explained, the
+// move list, the engine's lines and the margin graph.
+
+const $ = (id) => document.getElementById(id);
+const COLOURS = ['R', 'G', 'B', 'Y'];
+const COLOUR_NAMES = { R: 'red', G: 'green', B: 'blue', Y: 'yellow' };
+const SIDES = ['first', 'second'];
+
+export function renderPage(app) {
+  const game = app.game;
+  const state = game.current;
+  const last = game.cursor > 0 ? game.moves[game.cursor - 1] : null;
+  const humanToMove = app.humanToMove();
+  const legal = app.selected && humanToMove
+    ? state.legal.filter((m) => m.startsWith(app.selected)).map((m) => m.slice(2)) : [];
+  const arrows = app.analysing ? app.lines.slice(0, 3).filter((l) => l.move)
+    .map((l, k) => ({ move: l.move, mover: state.side, kind: k === 0 ? 'best' : 'alt' })) : [];
+  app.board.show(state.fen, { lastMove: last, arrows, legal });
+  renderPlayers(app, state);
+  renderStatus(app, state);
+  renderMoves(app);
+  renderAnalysis(app, state);
+  const margins = [];
+  for (let k = 0; k <= game.moves.length; k += 1) {
+    const s = game.stateAt(k).scores;
+    margins.push(s[0] - s[1]);
+  }
+  app.graph.draw(margins, game.values.map((v) => (v === undefined ? null : v / 100)),
+    game.cursor);
+  $('ply-text').textContent = `${game.cursor} / ${game.moves.length}`;
+  app.writeHash();
+}
+
+function renderPlayers(app, state) {
+  const flipped = app.board.flipped;
+  for (const [box, side] of [['player-top', flipped ? 'first' : 'second'],
+    ['player-bottom', flipped ? 'second' : 'first']]) {
+    const element = $(box);
+    const index = SIDES.indexOf(side);
+    const who = app.human[side] ? 'you' : app.engineName();
+    element.querySelector('.name').textContent =
+      `${side === 'first' ? 'First (white)' : 'Second (dark)'}: ${who}`;
+    element.querySelector('.score').textContent = state.scores[index];
+    element.classList.toggle('to-move', state.result === '*' && state.side === side);
+    element.querySelector('.clock').textContent = app.clock ? app.clock.text(side) : '';
+    const supply = element.querySelector('.supply');
+    supply.replaceChildren();
+    for (const kind of ['city', 'resource']) {
+      for (const colour of COLOURS) {
+        const left = state.supply[side][kind][colour];
+        const piece = `${colour}${kind === 'city' ? 'C' : 'R'}`;
+        const button = document.createElement('button');
+        button.className = `supply-piece ${kind} colour-${colour} owner-${side}`;
+        button.dataset.piece = piece;
+        button.title = `${COLOUR_NAMES[colour]} ${kind}: ${left} left`;
+        button.textContent = `${left}`;
+        button.disabled = left === 0 || side !== state.side || !app.humanToMove();
+        button.classList.toggle('selected', app.selected === piece && side === state.side);
+        button.onclick = () => app.selectPiece(piece);
+        supply.append(button);
+      }
+    }
+  }
+}
+
+function renderStatus(app, state) {
+  const status = $('status');
+  if (state.result !== '*') {
+    const [a, b] = state.scores;
+    const winner = state.result === '1-0' ? 'The first player wins'
+      : state.result === '0-1' ? 'The second player wins' : 'A draw';
+    status.textContent = `${winner}, ${a}-${b}.`;
+    if (state.tiebreak) status.textContent += ` ${tiebreakText(state.tiebreak)}`;
+  } else if (app.clock?.flagged) {
+    status.textContent = `${app.clock.flagged === 'first' ? 'First' : 'Second'} player ` +
+      'lost on time.';
+  } else {
+    const who = app.humanToMove() ? 'your move' : app.thinking ? 'the engine thinks…'
+      : 'the engine to move';
+    status.textContent = `Ply ${state.ply}, ${state.side} player to move: ${who}.`;
+  }
+}
+
+function renderMoves(app) {
+  const list = $('moves');
+  list.replaceChildren();
+  app.game.moves.forEach((move, k) => {
+    const item = document.createElement('li');
+    item.textContent = move;
+    item.className = 'move';
+    item.dataset.ply = k + 1;
+    item.classList.toggle('current', k + 1 === app.game.cursor);
+    item.onclick = () => app.goTo(k + 1);
+    list.append(item);
+  });
+  list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+}
+
+function renderAnalysis(app, state) {
+  const box = $('lines');
+  box.replaceChildren();
+  if (!app.analysing) return;
+  for (const line of app.lines) {
+    const item = document.createElement('li');
+    item.className = 'line';
+    item.textContent = `${scoreText(line)}  ${(line.pv ?? []).join(' ')}`;
+    item.title = `depth ${line.depth ?? '?'}, ${line.nodes ?? '?'} nodes`;
+    box.append(item);
+  }
+  if (!app.lines.length) box.textContent = state.result === '*' ? 'thinking…' : '';
+}
+
+export function showMessage(text, kind = 'info') {
+  const box = $('message');
+  box.textContent = text;
+  box.className = kind;
+}
+
+function scoreText(line) {
+  if (line.score === undefined) return '…';
+  const points = (line.score / 100).toFixed(2);
+  const sign = line.score > 0 ? '+' : '';
+  const bound = line.bound === 'lower' ? '≥' : line.bound === 'upper' ? '≤' : '';
+  const marks = [line.exact ? 'exact' : '', line.proven ? `proven ${line.proven}` : '']
+    .filter(Boolean).join(', ');
+  return `${bound}${sign}${points}${marks ? ` (${marks})` : ''}`;
+}
+
+function tiebreakText(tiebreak) {
+  const steps = (tiebreak.steps ?? []).map((step) => {
+    const counts = step.counts ? ` ${step.counts[0]}-${step.counts[1]}` : '';
+    const point = step.point ? `+1 to the ${step.point} player` : 'no point';
+    return `${step.rule}${counts}: ${point}`;
+  });
+  const before = tiebreak.before ? `Level at ${tiebreak.before.join('-')} after the 40th ` +
+    'move, the course\'s tie-break: ' : 'The course\'s tie-break: ';
+  return `${before}${steps.join('; ')}.`;
+}
