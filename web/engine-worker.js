@@ -35,6 +35,17 @@ function fail(reason) {
   console.error(`engine-worker: ${reason}`);
 }
 
+// What the server says of `file` when loading failed: a missing file otherwise shows only as
+// the error page's bytes failing to compile.
+async function status(file) {
+  try {
+    const response = await fetch(here(file), {method: 'HEAD'});
+    return response.ok ? '' : ` (${file}: HTTP ${response.status} ${response.statusText})`;
+  } catch (error) {
+    return ` (${file}: ${error.message || error})`;
+  }
+}
+
 function send(line) {
   const text = engine.allocateUTF8(line);
   try {
@@ -71,11 +82,16 @@ self[factoryName]({
   arguments: [`--hardware-threads=${threaded ? navigator.hardwareConcurrency || 1 : 1}`],
   print: (line) => self.postMessage(line),
   printErr: (line) => console.warn(`engine: ${line}`),
-  onAbort: (what) => fail(`the engine stopped (${build}.wasm): ${what}`),
+  onAbort: (what) => {
+    status(`${build}.wasm`).then((said) => fail(`the engine stopped${said}: ${what}`));
+  },
 }).then(
   (module) => {
     engine = module;
     for (const line of waiting.splice(0)) send(line);
   },
-  (error) => fail(`could not start ${build}.wasm: ${error.message || error}`),
+  (error) => {
+    status(`${build}.wasm`).then((said) => fail(`could not start the engine${said}: ` +
+      `${error.message || error}`));
+  },
 );
