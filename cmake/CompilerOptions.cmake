@@ -33,7 +33,11 @@ if(NOT DIVERCITE_ARCH IN_LIST _divercite_arch_levels)
     "choose one of: ${_divercite_arch_levels}")
 endif()
 
-if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+if(EMSCRIPTEN)
+  # WebAssembly has no instruction-set levels to choose (Emscripten's toolchain reads the
+  # processor as x86, which would pass -march=native).
+  set(_divercite_march "")
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   set(_divercite_march "-march=${DIVERCITE_ARCH}")
 elseif(DIVERCITE_ARCH STREQUAL "native")
   # Another processor family (arm64, ...): its own CPU if the compiler knows how, else the
@@ -43,8 +47,12 @@ else()
   message(FATAL_ERROR "DIVERCITE_ARCH=${DIVERCITE_ARCH} is an x86-64 level; this processor is "
     "${CMAKE_SYSTEM_PROCESSOR}: use DIVERCITE_ARCH=native")
 endif()
-check_cxx_compiler_flag(${_divercite_march} DIVERCITE_COMPILER_TAKES_MARCH)
-if(NOT DIVERCITE_COMPILER_TAKES_MARCH)
+if(_divercite_march)
+  check_cxx_compiler_flag(${_divercite_march} DIVERCITE_COMPILER_TAKES_MARCH)
+endif()
+if(EMSCRIPTEN)
+  set(DIVERCITE_ARCH wasm32)
+elseif(NOT DIVERCITE_COMPILER_TAKES_MARCH)
   if(DIVERCITE_ARCH STREQUAL "native")
     message(WARNING "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION} does not take "
       "${_divercite_march}: building for its default instruction set")

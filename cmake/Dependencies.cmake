@@ -21,6 +21,14 @@ macro(divercite_require package tier what)
   endif()
 endmacro()
 
+# The browser's build (Emscripten, scripts/web.sh) is the engine and the rules only: no tools,
+# tests or Python package (plain variables, which the options below then leave alone).
+if(EMSCRIPTEN)
+  set(DIVERCITE_TOOLS OFF)
+  set(DIVERCITE_TESTS OFF)
+  set(DIVERCITE_PYTHON_PACKAGE OFF)
+endif()
+
 option(DIVERCITE_TOOLS "Build the match runner, the analysis and the tuners" ON)
 option(DIVERCITE_TESTS "Build the tests and the micro-benchmarks (needs DIVERCITE_TOOLS)" ON)
 if(DIVERCITE_TESTS AND NOT DIVERCITE_TOOLS)
@@ -34,8 +42,12 @@ set(DIVERCITE_PYTHON /usr/bin/python3 CACHE FILEPATH
 option(DIVERCITE_PYTHON_PACKAGE
   "Build the Python package's compiled rules, divercite._core (python/src/; its pure-Python modules, divercite.engine for the course player among them, are always built)" ON)
 
-divercite_require(absl engine "The engine" CONFIG)
-divercite_require(mimalloc engine "The engine" CONFIG)
+if(EMSCRIPTEN)
+  include(WebDependencies)
+else()
+  divercite_require(absl engine "The engine" CONFIG)
+  divercite_require(mimalloc engine "The engine" CONFIG)
+endif()
 if(DIVERCITE_TOOLS)
   divercite_require(nlohmann_json tools "The tools" 3)
   divercite_require(Eigen3 tools "The tuners" 3.3 NO_MODULE)
@@ -51,11 +63,16 @@ if(DIVERCITE_TESTS)
 endif()
 
 # mimalloc replaces malloc in every executable. Sanitizers bring their own allocator, so it
-# is left out of sanitizer builds.
+# is left out of sanitizer builds; WebAssembly's own allocator serves one wasm memory.
+if(DIVERCITE_SANITIZER OR EMSCRIPTEN)
+  set(DIVERCITE_MIMALLOC OFF)
+else()
+  set(DIVERCITE_MIMALLOC ON)
+endif()
 function(divercite_executable name)
   add_executable(${name} ${ARGN})
   target_link_libraries(${name} PRIVATE divercite_options)
-  if(NOT DIVERCITE_SANITIZER)
+  if(DIVERCITE_MIMALLOC)
     target_link_libraries(${name} PRIVATE mimalloc)
   endif()
 endfunction()

@@ -145,19 +145,30 @@ TieBreakCounts Position::CountTieBreak() const {
 // player with more and ending the tie-break. Once the n = 2 count has been compared, the
 // first player gets +1 regardless, so a second player who just won that comparison ends
 // level: a draw (the course code's quirk, reproduced on purpose).
+TieBreakSteps LastMoveTieBreakSteps(const TieBreakCounts& counts) {
+  using Rule = TieBreakStep::Rule;
+  TieBreakSteps result;
+  auto compare = [&result](Rule rule, const std::array<int, kNumPlayers>& count) {
+    TieBreakStep& step = result.steps[result.size++];
+    step.rule = rule;
+    step.counts = count;
+    if (count[0] != count[1]) step.point = count[0] > count[1] ? Player::kFirst : Player::kSecond;
+    return step.point.has_value();
+  };
+  if (compare(Rule::kDivercites, counts.divercites)) return result;
+  if (compare(Rule::kOwnColour4, counts.own_colour_cities[4])) return result;
+  if (compare(Rule::kOwnColour3, counts.own_colour_cities[3])) return result;
+  compare(Rule::kOwnColour2, counts.own_colour_cities[2]);
+  result.steps[result.size++] = {.rule = Rule::kFirstPlayer, .point = Player::kFirst};
+  return result;
+}
+
 void Position::ApplyLastMoveTieBreak() {
   if (score_[0] != score_[1]) return;
-  const TieBreakCounts counts = CountTieBreak();
-  auto reward_more = [this](const std::array<int, kNumPlayers>& count) {
-    if (count[0] == count[1]) return false;
-    ++score_[count[0] > count[1] ? 0 : 1];
-    return true;
-  };
-  if (reward_more(counts.divercites)) return;
-  if (reward_more(counts.own_colour_cities[4])) return;
-  if (reward_more(counts.own_colour_cities[3])) return;
-  reward_more(counts.own_colour_cities[2]);
-  ++score_[0];
+  const TieBreakSteps taken = LastMoveTieBreakSteps(CountTieBreak());
+  for (int i = 0; i < taken.size; ++i) {
+    if (taken.steps[i].point) ++score_[Index(*taken.steps[i].point)];
+  }
 }
 
 }  // namespace divercite

@@ -41,6 +41,29 @@ struct TieBreakCounts {
   std::array<std::array<int, kNumPlayers>, 5> own_colour_cities{};
 };
 
+// One step of the last-move tie-break: what it compared and who got +1 for it.
+struct TieBreakStep {
+  enum class Rule : std::uint8_t {
+    kDivercites,   // divercité cities
+    kOwnColour4,   // cities with exactly 4 neighbouring resources of their own colour
+    kOwnColour3,   // ... 3
+    kOwnColour2,   // ... 2
+    kFirstPlayer,  // the first player's point after the n = 2 comparison (nothing compared)
+  };
+  Rule rule = Rule::kDivercites;
+  std::array<int, kNumPlayers> counts{};
+  std::optional<Player> point;  // who got +1, if anyone
+};
+
+// The steps the tie-break takes for these counts when the 40th move leaves the scores equal,
+// in order: the one account of it, which Position applies and the browser's rules module
+// explains.
+struct TieBreakSteps {
+  std::array<TieBreakStep, 5> steps;
+  int size = 0;
+};
+TieBreakSteps LastMoveTieBreakSteps(const TieBreakCounts& counts);
+
 class alignas(64) Position {
  public:
   // The empty board, first player to move.

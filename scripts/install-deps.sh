@@ -18,6 +18,11 @@
 #   shards   the shard tests' cluster: Slurm, munge, GNU parallel
 #   plots    pictures of matches and analyses: matplotlib
 #   clang    Debian's Clang, which scripts/check-levels.sh compiles with too
+#   web      the WebAssembly build of the site (scripts/web.sh): Debian's Emscripten, and
+#            Abseil's Debian source (the version of libabsl-dev), unpacked into
+#            build-web/abseil/ for the build to compile with Emscripten (no package ships
+#            Abseil for wasm); a `deb-src` line for the release's main archive is added when
+#            apt has none
 #   all      every tier
 set -euo pipefail
 
@@ -31,9 +36,12 @@ tests=("${tools[@]}" "${python[@]}" libgtest-dev libbenchmark-dev clang-format f
 shards=(slurm-wlm munge parallel)
 plots=(python3 python3-matplotlib)
 clang=(clang)
+# dpkg-dev unpacks the source package (dpkg-source); nlohmann-json is the rules module's JSON.
+web=(emscripten dpkg-dev python3 nlohmann-json3-dev)
 
 packages=()
 gui_page=false
+abseil_source=false
 for tier in "${@:-all}"; do
   case "$tier" in
     engine) packages+=("${engine[@]}") ;;
@@ -46,12 +54,17 @@ for tier in "${@:-all}"; do
     shards) packages+=("${shards[@]}") ;;
     plots) packages+=("${plots[@]}") ;;
     clang) packages+=("${clang[@]}") ;;
+    web)
+      packages+=("${web[@]}")
+      abseil_source=true
+      ;;
     all)
-      packages+=("${tests[@]}" "${shards[@]}" "${plots[@]}" "${clang[@]}")
+      packages+=("${tests[@]}" "${shards[@]}" "${plots[@]}" "${clang[@]}" "${web[@]}")
       gui_page=true
+      abseil_source=true
       ;;
     *)
-      echo "install-deps.sh: unknown tier '$tier' (engine, tools, python, tests, shards, plots, clang, all)" >&2
+      echo "install-deps.sh: unknown tier '$tier' (engine, tools, python, tests, shards, plots, clang, web, all)" >&2
       exit 2
       ;;
   esac
@@ -59,6 +72,15 @@ done
 
 # npm comes with Node.js wherever that is installed; Debian's own package otherwise.
 if $gui_page && ! command -v npm >/dev/null; then packages+=(npm); fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+need_root() {
+  if [ -n "$sudo" ] && ! command -v sudo >/dev/null; then
+    echo "need root (or sudo) to $1" >&2
+    exit 1
+  fi
+}
 
 missing=()
 for package in $(printf '%s\n' "${packages[@]}" | sort -u); do
@@ -68,11 +90,7 @@ for package in $(printf '%s\n' "${packages[@]}" | sort -u); do
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing missing packages: ${missing[*]}"
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || { echo "need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
-    sudo="sudo"
-  fi
+  need_root "install: ${missing[*]}"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
@@ -90,4 +108,36 @@ web="$(dirname "$0")/../web"
 if $gui_page && [ ! -x "$web/node_modules/.bin/eslint" ]; then
   echo "Installing the JavaScript linter's npm packages in web/"
   npm ci --prefix "$web" --no-audit --no-fund --loglevel=error
+fi
+
+# Abseil's source for the wasm build: Debian's own (the same version as libabsl-dev, with
+# Debian's patches), so the browser's engine and the native one build on the same Abseil.
+# `apt-get source` needs a deb-src line; Debian's images ship none.
+abseil_dir="$(dirname "$0")/../build-web/abseil"
+if $abseil_source && ! compgen -G "$abseil_dir/abseil-*/CMakeLists.txt" >/dev/null; then
+  if ! grep -rqsE '^(deb-src[[:space:]]|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    codename="$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")"
+    echo "Adding a deb-src line for Debian $codename's main archive (apt-get source abseil)"
+    need_root "add /etc/apt/sources.list.d/divercite-deb-src.sources"
+    printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s %s-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+      "$codename" "$codename" | $sudo tee /etc/apt/sources.list.d/divercite-deb-src.sources >/dev/null
+    $sudo apt-get update -qq
+  fi
+  if ! apt-cache showsrc abseil >/dev/null 2>&1; then $sudo apt-get update -qq; fi
+  # The version of libabsl-dev when it is installed (the native build's), else apt's choice.
+  version="$(dpkg-query -W -f='${Version}' libabsl-dev 2>/dev/null || true)"
+  mkdir -p "$abseil_dir"
+  echo "Fetching Abseil's Debian source ${version:-(newest)} into build-web/abseil/"
+  (cd "$abseil_dir" && apt-get source -qq "abseil${version:+=$version}" >/dev/null) || {
+    echo "install-deps.sh: apt-get source abseil${version:+=$version} failed" >&2
+    exit 1
+  }
+  # Debian's latomic.diff links every Abseil user with `-Wl,--push-state,--as-needed
+  # -latomic` (for armel): wasm-ld takes neither the flags nor the library, and wasm needs
+  # no libatomic. Reversed here, in the copy the wasm build compiles only.
+  for source in "$abseil_dir"/abseil-*/; do
+    if [ -f "$source/debian/patches/latomic.diff" ]; then
+      patch -R -p1 -s -d "$source" <"$source/debian/patches/latomic.diff"
+    fi
+  done
 fi

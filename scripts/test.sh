@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Everything CI checks, in order: the Release build (warnings are errors), the C++ sources'
-# format, the Python linter and the JavaScript linter, every test; the instruction-set levels and the compiler our
-# own machine does not build with; a Debug build (assertions on) over the C++ tests.
+# Everything CI checks, in order: the web site (scripts/web.sh), the Release build (warnings
+# are errors), the C++ sources' format, the Python and JavaScript linters, every test (the
+# web site's among them); the instruction-set levels and the compiler our own machine does
+# not build with; a Debug build (assertions on) over the C++ tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The web site first (build-web/site/): the native tree then finds it and runs the web tests,
+# which compare its wasm engines and rules module with the native ones.
+scripts/web.sh -DDIVERCITE_WERROR=ON
 scripts/build.sh -DDIVERCITE_WERROR=ON
 scripts/check-format.sh
 flake8 --count  # every Python file, as .flake8 says

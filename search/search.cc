@@ -210,6 +210,7 @@ class Worker {
   const int index_;
   std::atomic<std::uint64_t> nodes_{0};
   std::function<std::uint64_t()> nodes_of_all_;
+  const SearchCallbacks* callbacks_ = nullptr;  // the main worker's, for its polls
   std::uint64_t next_check_ = 1024;
   EndgameSolver endgame_;
   int seldepth_ = 0;
@@ -230,6 +231,7 @@ class Worker {
 };
 
 void Worker::CheckLimits() {
+  if (callbacks_ && callbacks_->on_poll) callbacks_->on_poll();
   const std::int64_t hard_ms = shared_.solving_root.load(std::memory_order_relaxed)
                                    ? shared_.solve_limit_ms.load(std::memory_order_relaxed)
                                    : shared_.budget.hard_ms;
@@ -698,6 +700,7 @@ void Worker::ReportLines(const SearchCallbacks* callbacks) {
 }
 
 void Worker::Run(const SearchCallbacks* callbacks) {
+  callbacks_ = callbacks;
   const Position& root = shared_.root;
   const SymmetricKeys keys = SymmetricKeys::Of(root);
   const int plies_left = root.PliesLeft();
@@ -943,6 +946,7 @@ SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
   workers[0]->Run(&callbacks);
   // `go infinite` waits for `stop` even when the search has nothing left to do.
   while (limits.infinite && !stop_.load(std::memory_order_relaxed)) {
+    if (callbacks.on_poll) callbacks.on_poll();
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   stop_.store(true, std::memory_order_relaxed);

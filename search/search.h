@@ -85,6 +85,10 @@ IterationInfo LineInfoOf(const SearchResult& result, int multipv, int seldepth, 
 struct SearchCallbacks {
   // Main thread, once per iteration (once per line of it, best first, with several lines).
   std::function<void(const IterationInfo&)> on_iteration;
+  // Main thread, at each look at the clock (every 1024 nodes) and while `go infinite` waits
+  // for its stop: where a host without threads (the single-threaded browser build) hands in
+  // the commands that came during the search, `stop` among them. Empty elsewhere.
+  std::function<void()> on_poll;
 };
 
 // The table's size when nothing says otherwise (the engine's Hash option starts there).

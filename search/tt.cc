@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -65,6 +66,9 @@ void FreeTable(void* memory) {
 TranspositionTable::~TranspositionTable() { FreeTable(clusters_); }
 
 bool TranspositionTable::Resize(std::size_t megabytes) {
+  // A 32-bit size_t (wasm32) holds less than 4096 MiB: such a size cannot be had, and its
+  // bytes would wrap around to a table of no clusters.
+  if (megabytes > std::numeric_limits<std::size_t>::max() >> 20) return false;
   const std::size_t bytes = std::max<std::size_t>(megabytes, 1) << 20;
   const std::size_t count = std::bit_floor(bytes / sizeof(Cluster));
   void* memory = AllocateTable(count * sizeof(Cluster));

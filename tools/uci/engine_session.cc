@@ -56,7 +56,8 @@ class AgentChooser final : public MoveChooser {
 
 }  // namespace
 
-EngineSession::EngineSession(Listener listener) : listener_(std::move(listener)) {
+EngineSession::EngineSession(Listener listener, EngineHost host)
+    : listener_(std::move(listener)), host_(std::move(host)) {
   RegisterOptions();
   ResetChooser();
 }
@@ -75,15 +76,16 @@ absl::Status EngineSession::SetSearchOption(const std::function<void(SearchOptio
 
 void EngineSession::RegisterOptions() {
   const SearchOptions defaults;
-  options_.AddSpin("Hash", kDefaultHashMegabytes, 1, 65536, [this](std::int64_t megabytes) {
-    if (!searcher_.SetHashMegabytes(static_cast<std::size_t>(megabytes))) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("cannot allocate ", megabytes, " MiB; Hash stays ", hash_megabytes_));
-    }
-    hash_megabytes_ = static_cast<int>(megabytes);
-    return absl::OkStatus();
-  });
-  options_.AddSpin("Threads", defaults.threads, 1, 256, [this](std::int64_t threads) {
+  options_.AddSpin(
+      "Hash", kDefaultHashMegabytes, 1, host_.max_hash_megabytes, [this](std::int64_t megabytes) {
+        if (!searcher_.SetHashMegabytes(static_cast<std::size_t>(megabytes))) {
+          return absl::ResourceExhaustedError(
+              absl::StrCat("cannot allocate ", megabytes, " MiB; Hash stays ", hash_megabytes_));
+        }
+        hash_megabytes_ = static_cast<int>(megabytes);
+        return absl::OkStatus();
+      });
+  options_.AddSpin("Threads", defaults.threads, 1, host_.max_threads, [this](std::int64_t threads) {
     return SetSearchOption([threads](SearchOptions& o) { o.threads = static_cast<int>(threads); });
   });
   // The best moves each iteration reports (our search's; a course agent ignores it).
@@ -155,20 +157,26 @@ void EngineSession::Go(const SearchLimits& limits) {
     std::lock_guard<std::mutex> lock(search_mutex_);
     search_running_ = true;
   }
-  search_thread_ = std::thread([this, root = position_, limits] {
-    SearchCallbacks callbacks;
-    callbacks.on_iteration = listener_.on_iteration;
-    const MoveChoice choice = chooser_->Choose(root, limits, callbacks);
-    listener_.on_choice(choice);
-    // Not searching before the bestmove: a client may answer it with its next command at
-    // once.
-    {
-      std::lock_guard<std::mutex> lock(search_mutex_);
-      search_running_ = false;
-      chooser_->ClearStop();  // a stop that arrived as the search ended
-    }
-    listener_.on_bestmove(choice.best);
-  });
+#ifdef DIVERCITE_INLINE_SEARCH
+  ChooseMove(position_, limits);
+#else
+  search_thread_ = std::thread([this, root = position_, limits] { ChooseMove(root, limits); });
+#endif
+}
+
+void EngineSession::ChooseMove(const Position& root, const SearchLimits& limits) {
+  SearchCallbacks callbacks;
+  callbacks.on_iteration = listener_.on_iteration;
+  callbacks.on_poll = host_.poll;
+  const MoveChoice choice = chooser_->Choose(root, limits, callbacks);
+  listener_.on_choice(choice);
+  // Not searching before the bestmove: a client may answer it with its next command at once.
+  {
+    std::lock_guard<std::mutex> lock(search_mutex_);
+    search_running_ = false;
+    chooser_->ClearStop();  // a stop that arrived as the search ended
+  }
+  listener_.on_bestmove(choice.best);
 }
 
 }  // namespace divercite

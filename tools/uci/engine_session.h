@@ -49,6 +49,18 @@ class MoveChooser {
   virtual void ClearStop() = 0;
 };
 
+// What the program around the engine allows and provides: the native defaults, or the
+// browser's (tools/web/engine_main.cc: its memory and its processors).
+struct EngineHost {
+  int max_threads = 256;                    // the Threads option's maximum
+  std::int64_t max_hash_megabytes = 65536;  // the Hash option's maximum
+  // Called now and then by a running search, on its thread (SearchCallbacks::on_poll).
+  std::function<void()> poll;
+};
+
+// With DIVERCITE_INLINE_SEARCH defined (the single-threaded browser build, which has no
+// threads), `Go` chooses the move before it returns, and the commands that come meanwhile
+// reach the protocol only through the host's poll.
 class EngineSession {
  public:
   struct Listener {
@@ -59,7 +71,7 @@ class EngineSession {
     std::function<void(Move)> on_bestmove;
   };
 
-  explicit EngineSession(Listener listener);
+  explicit EngineSession(Listener listener, EngineHost host = {});
   ~EngineSession();  // stops and joins a running search
 
   OptionRegistry& options() { return options_; }
@@ -81,6 +93,8 @@ class EngineSession {
 
  private:
   void RegisterOptions();
+  // Chooses the move for `root` and reports it (on the search thread, or inline).
+  void ChooseMove(const Position& root, const SearchLimits& limits);
   // The chooser that `agent_name_` names, made anew (seeded).
   void ResetChooser();
   absl::Status SetSearchOption(const std::function<void(SearchOptions&)>& change);
@@ -89,6 +103,7 @@ class EngineSession {
   static constexpr absl::string_view kOurSearch = "engine";
 
   Listener listener_;
+  EngineHost host_;
   OptionRegistry options_;
   Position position_ = Position::Start();
   Searcher searcher_;  // its table at the Hash option's default size

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
@@ -64,12 +65,13 @@ std::string PvText(const std::vector<Move>& pv) {
 
 }  // namespace
 
-Protocol::Protocol(std::ostream& out)
+Protocol::Protocol(std::ostream& out, EngineHost host)
     : out_(out),
       session_({.on_iteration = [this](const IterationInfo& info) { SendInfo(info); },
                 .on_choice = [this](const MoveChoice& choice) { SendChoice(choice); },
                 .on_bestmove =
-                    [this](Move move) { Send(absl::StrCat("bestmove ", MoveToString(move))); }}) {}
+                    [this](Move move) { Send(absl::StrCat("bestmove ", MoveToString(move))); }},
+               std::move(host)) {}
 
 Protocol::~Protocol() {
   session_.Stop();

@@ -36,8 +36,9 @@ namespace divercite {
 
 class Protocol {
  public:
-  // Every protocol line goes to `out`, flushed line by line.
-  explicit Protocol(std::ostream& out);
+  // Every protocol line goes to `out`, flushed line by line. `host` bounds the options
+  // (the browser's memory and processors) and polls a search (EngineHost).
+  explicit Protocol(std::ostream& out, EngineHost host = {});
   ~Protocol();  // stops and joins a running search
 
   // Reads commands until `quit` or the end of the input (then waits for a running search
