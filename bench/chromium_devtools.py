@@ -41,6 +41,7 @@ class DevToolsPage:
         self.websocket = websocket
         self.calls: dict[int, asyncio.Future] = {}
         self.listeners: dict[str, asyncio.Queue] = {}
+        self.pump_errors: list[str] = []
         self.count = 0
 
     def listen(self, method: str) -> asyncio.Queue:
@@ -68,7 +69,10 @@ class DevToolsPage:
                 params = data.get("params", {})
                 if data["method"] in self.listeners:
                     self.listeners[data["method"]].put_nowait(params)
-                self.on_event(data["method"], params)
+                try:
+                    self.on_event(data["method"], params)
+                except Exception as error:  # a subclass's bug must not stop every answer
+                    self.pump_errors.append(f"{data['method']}: {error!r}")
 
     def on_event(self, method: str, params: dict):
         """An event of a domain enabled (Runtime.enable, Log.enable, ...): none kept here."""

@@ -11,8 +11,9 @@ scripts/web.sh -DDIVERCITE_WERROR=ON
 scripts/build.sh -DDIVERCITE_WERROR=ON
 scripts/check-format.sh
 flake8 --count  # every Python file, as .flake8 says
-# Every JavaScript file (the site's, web/, and the review page's), as web/eslint.config.js says.
-web/node_modules/.bin/eslint --config web/eslint.config.js web tools/analysis/review_page.js
+# Every JavaScript file (the site's, web/; the review page's; the web build's checks,
+# tools/web/), as web/eslint.config.js says.
+web/node_modules/.bin/eslint --config web/eslint.config.js web tools/analysis/review_page.js tools/web
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 
 echo "== Other instruction-set levels and Clang (build-levels/)"

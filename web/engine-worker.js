@@ -37,7 +37,7 @@ function fail(reason) {
 
 // What the server says of `file` when loading failed: a missing file otherwise shows only as
 // the error page's bytes failing to compile.
-async function status(file) {
+async function serverSays(file) {
   try {
     const response = await fetch(here(file), {method: 'HEAD'});
     return response.ok ? '' : ` (${file}: HTTP ${response.status} ${response.statusText})`;
@@ -83,7 +83,7 @@ self[factoryName]({
   print: (line) => self.postMessage(line),
   printErr: (line) => console.warn(`engine: ${line}`),
   onAbort: (what) => {
-    status(`${build}.wasm`).then((said) => fail(`the engine stopped${said}: ${what}`));
+    serverSays(`${build}.wasm`).then((said) => fail(`the engine stopped${said}: ${what}`));
   },
 }).then(
   (module) => {
@@ -91,7 +91,7 @@ self[factoryName]({
     for (const line of waiting.splice(0)) send(line);
   },
   (error) => {
-    status(`${build}.wasm`).then((said) => fail(`could not start the engine${said}: ` +
+    serverSays(`${build}.wasm`).then((said) => fail(`could not start the engine${said}: ` +
       `${error.message || error}`));
   },
 );

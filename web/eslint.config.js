@@ -1,9 +1,9 @@
 // The JavaScript linter's settings (ESLint, flat config), held to ESLint's recommended rules:
 // the site's hand-written files (web/: ES modules, but the engine's worker, a classic worker
 // script) and the review page's script (tools/analysis/review_page.js, a module inlined after
-// web/board.js, whose DiverciteBoard it uses). scripts/test.sh runs it from the repository's
-// root:
-//   web/node_modules/.bin/eslint --config web/eslint.config.js web tools/analysis/review_page.js
+// web/board.js, whose DiverciteBoard it uses) and the web build's checks under node
+// (tools/web/). scripts/test.sh runs it from the repository's root:
+//   web/node_modules/.bin/eslint --config web/eslint.config.js web tools/analysis/review_page.js tools/web
 const js = require('@eslint/js');
 const globals = require('globals');
 
@@ -30,6 +30,11 @@ module.exports = [
   {
     files: ['**/engine-worker.js'],
     languageOptions: {sourceType: 'script', globals: {...globals.worker}},
+  },
+  {
+    // The web build's checks under node (tools/web/*.js: ctest web_bench_signature, web_rules).
+    files: ['**/tools/web/*.js'],
+    languageOptions: {sourceType: 'commonjs', globals: {...globals.node}},
   },
   {
     // The linter's own settings are read by Node.js.

@@ -40,6 +40,16 @@ REFERENCE = Path(os.environ.get("DIVERCITE_REFERENCE_DIR") or REPO.parent / "sha
 FAILURES: list[str] = []
 PASSED: list[str] = []
 STATE = "divercite.state()"
+# A file put into the page's file input, as the browser's file chooser does.
+CHOOSE_FILE = """(() => { const files = new DataTransfer();
+  files.items.add(new File([TEXT], NAME, {type: 'application/json'}));
+  const input = document.getElementById('file'); input.files = files.files;
+  input.dispatchEvent(new Event('change')); return 1; })()"""
+# A file dropped on the page.
+DROP_FILE = """(() => { const files = new DataTransfer();
+  files.items.add(new File([TEXT], NAME, {type: 'application/json'}));
+  document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: files, bubbles: true,
+    cancelable: true})); return 1; })()"""
 PIECES = "document.querySelectorAll('#board .piece').length"
 
 
@@ -53,9 +63,10 @@ class Server:
 
     def __init__(self, site: Path, isolation: bool, log: Path):
         self.log = log
-        command = [sys.executable, str(REPO / "tools" / "web" / "serve.py"), "--dir", str(site),
-                   "--port", "0", "--log", str(log)] + ([] if isolation else ["--no-isolation"])
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        command = [sys.executable, str(REPO / "tools" / "web" / "serve.py"), "--port", "0",
+                   "--log", str(log)] + ([] if isolation else ["--no-isolation"]) + [str(site)]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, text=True)
         first = self.process.stdout.readline().split()
         if not first or not first[-1].startswith("http://127.0.0.1:"):
             self.process.kill()
@@ -70,10 +81,18 @@ class Server:
 
 def native_exact(engine: Path, moves: list[str]) -> tuple[int, bool]:
     """The native engine's `go depth 40` score of the position after `moves`, and whether it
-    said `info string exact`."""
-    out = subprocess.run([engine], input=f"position startpos moves {' '.join(moves)}\n"
-                         "go depth 40\nquit\n", capture_output=True, text=True, check=True).stdout
-    lines = out.splitlines()
+    said `info string exact` (`quit` only after its `bestmove`: it would stop the search)."""
+    with subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          text=True) as process:
+        process.stdin.write(f"position startpos moves {' '.join(moves)}\ngo depth 40\n")
+        process.stdin.flush()
+        lines = []
+        for line in process.stdout:
+            lines.append(line.strip())
+            if line.startswith("bestmove"):
+                break
+        process.stdin.write("quit\n")
+        process.stdin.close()
     last = [k for k, line in enumerate(lines) if " score cp " in line][-1]
     score = int(lines[last].split(" score cp ")[1].split()[0])
     return score, any(line == "info string exact" for line in lines[last + 1:])
@@ -173,17 +192,20 @@ async def course_recording(page: WatchedPage, out: Path):
     import course_support
     from divercite.course import game_of_states, read_recording
     folder = Path(tempfile.mkdtemp(prefix="web_course_", dir=out))
-    course_support.run_master([course_support.RANDOM, course_support.GREEDY], folder, record=True)
+    await asyncio.to_thread(course_support.run_master,
+                            [course_support.RANDOM, course_support.GREEDY], folder, record=True)
     recording = next(folder.rglob("__REC__*.json"))
     game = read_recording(recording)
-    node = await page.call("DOM.getDocument")
-    found = await page.call("DOM.querySelector", nodeId=node["root"]["nodeId"], selector="#file")
-    await page.call("DOM.setFileInputFiles", nodeId=found["nodeId"], files=[str(recording)])
-    state = await page.wait_for(f"(s => s.moves.length === {len(game.moves)} && s)({STATE})", 20,
-                                "the course's recording loaded")
-    check(state["moves"] == game.moves and state["scores"] == list(game.scores[-1]),
-          f"the course master's recording {recording.name}: {len(state['moves'])} moves, "
-          f"scores {state['scores']}")
+    # The file as a person gives it: chosen in the file input, then dropped on the page.
+    for how, script in (("chosen", CHOOSE_FILE), ("dropped", DROP_FILE)):
+        await page.run("divercite.load({moves: []})")
+        await page.evaluate(script.replace("NAME", json.dumps(recording.name))
+                            .replace("TEXT", json.dumps(recording.read_text())))
+        state = await page.wait_for(f"(s => s.moves.length === {len(game.moves)} && s)({STATE})",
+                                    20, f"the course's recording {how}")
+        check(state["moves"] == game.moves and state["scores"] == list(game.scores[-1]),
+              f"the course master's recording {recording.name} {how}: "
+              f"{len(state['moves'])} moves, scores {state['scores']}")
     for key, code, expected in (("ArrowLeft", 37, 39), ("ArrowLeft", 37, 38),
                                 ("Home", 36, 0), ("ArrowRight", 39, 1), ("End", 35, 40)):
         for kind in ("rawKeyDown", "keyUp"):
@@ -250,11 +272,12 @@ async def site(page: WatchedPage, url: str, isolated: bool, args, Position, move
         await course_recording(page, args.out)
         await links(page, url, moves)
     else:
+        await page.run("divercite.load({moves: []})")  # both sides by hand: the API moves
         for _ in range(3):
             move, error = await page.run("divercite.engineMove({movetime: 50})", 30)
             check(error is None and move, f"{name}: the engine plays {move}")
         await stop_obeyed(page)
-        check((await page.evaluate(STATE))["ply"] == 5, f"{name}: 5 plies played")
+        check((await page.evaluate(STATE))["ply"] == 4, f"{name}: 4 plies played")
     await page.screenshot(args.out / f"app_{'threaded' if isolated else 'single'}.png")
 
 

@@ -12,6 +12,7 @@
 #include "engine/movegen.h"
 #include "engine/position.h"
 #include "engine/position_string.h"
+#include "tools/board_svg/board_svg.h"
 #include "nlohmann/json.hpp"
 
 namespace divercite {
@@ -147,6 +148,11 @@ EMSCRIPTEN_KEEPALIVE const char* divercite_move_reason(const char* fen, const ch
   }
   answer = std::string(divercite::MoveReason(*position, move ? move : "").message());
   return answer.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* divercite_board_skeleton() {
+  static const std::string skeleton = divercite::BoardSkeletonSvg();
+  return skeleton.c_str();
 }
 
 }  // extern "C"

@@ -33,6 +33,10 @@ const char* divercite_state(const char* start, const char* moves);
 // what is wrong with `fen`).
 const char* divercite_move_reason(const char* fen, const char* move);
 
+// The board without pieces, as tools/board_svg draws it (BoardSkeletonSvg): web/board.js
+// mounts it and places each position's pieces on it, so the page's board is the one drawing.
+const char* divercite_board_skeleton();
+
 }  // extern "C"
 
 #endif  // DIVERCITE_TOOLS_WEB_RULES_API_H_

@@ -23,6 +23,6 @@ export function publish(app) {
     engineMove: (limits) => serial(() => app.engineMove(limits ?? { movetime: 1000 })),
     save: (format) => serial(async () => app.exportText(format)),
     engine: app.engine,
-    ready: true,
+    ready: false,
   };
 }

@@ -7,7 +7,7 @@ import { Clock } from './clock.js';
 import { courseRecording, moveListText, readGames } from './formats.js';
 import { Game } from './game.js';
 import { MarginGraph } from './graph.js';
-import { LEVELS, levelLimits } from './levels.js';
+import { DEFAULT_LEVEL, LEVELS, levelLimits } from './levels.js';
 import { renderPage, showMessage } from './view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -19,7 +19,7 @@ export class App {
     this.engine = engine;
     this.game = new Game(rules);
     this.human = { first: true, second: false };  // who plays by hand
-    this.level = LEVELS[1];
+    this.level = LEVELS.find((level) => level.name === DEFAULT_LEVEL);
     this.selected = null;  // the piece chosen in the supply: "RC", "GR", ...
     this.analysing = false;
     this.analysis = null;  // the running live analysis (a promise)
@@ -117,6 +117,7 @@ export class App {
   // The engine's move in the position shown, played. Resolves with the move.
   async engineMove(limits) {
     await this.stopAnalysis();
+    while (this.thinking) await this.thinking.catch(() => {});  // the game's own engine turn
     const state = this.game.current;
     if (state.result !== '*') throw new Error('the game is over: all 40 pieces are placed');
     await this.useChooser(this.level.agent ?? 'engine');

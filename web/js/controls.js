@@ -1,7 +1,7 @@
 // The page's controls: buttons, the move box, loading by file or drag-and-drop, the keys,
 // and games given as links (`#moves=RC14,GR04,...`, `#fen=<position string>`, or both).
 
-import { LEVELS } from './levels.js';
+import { DEFAULT_LEVEL, LEVELS } from './levels.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -57,7 +57,7 @@ export function bindControls(app) {
     option.textContent = level.name;
     $('level').append(option);
   }
-  $('level').value = 1;
+  $('level').value = LEVELS.findIndex((level) => level.name === DEFAULT_LEVEL);
 }
 
 // `#moves=RC14,GR04,...`, `#fen=<position string>`, or both joined by `&`.
@@ -68,8 +68,16 @@ function gameOfHash(hash) {
   return { fen: fields.get('fen') ?? 'startpos', moves, label: 'the game of the link' };
 }
 
-export function loadFromHash(app) {
+// Loads the link's game, if the URL has one; resolves with whether it had (a game the rules
+// refuse is reported on the page, and counts as none).
+export async function loadFromHash(app) {
   const game = gameOfHash(location.hash);
-  if (!game) return Promise.resolve();
-  return app.load(game).catch((error) => app.message(`The link's game: ${error.message}`, 'error'));
+  if (!game) return false;
+  try {
+    await app.load(game);
+    return true;
+  } catch (error) {
+    app.message(`The link's game: ${error.message}`, 'error');
+    return false;
+  }
 }

@@ -4,7 +4,7 @@
 
 import { goCommand, parseInfo, parseOption } from './protocol.js';
 
-const ERROR = 'info string error ';
+const ERROR = 'info string error: ';
 
 export class EngineError extends Error {}
 
@@ -65,7 +65,11 @@ export class Engine {
   // `uci` up to `uciok` (the options read), then `isready`. Resolves with the engine's name.
   start() {
     return this.locked(async () => {
-      const lines = await this.exchange(['uci'], (line) => line === 'uciok', 60000);
+      // Before `uciok`, an error line is the worker's: the engine could not load.
+      const lines = await this.exchange(['uci'],
+        (line) => line === 'uciok' || line.startsWith(ERROR), 60000);
+      const last = lines[lines.length - 1];
+      if (last.startsWith(ERROR)) throw new EngineError(last.slice(ERROR.length));
       for (const line of lines) {
         const option = parseOption(line);
         if (option) this.options.set(option.name.toLowerCase(), option);

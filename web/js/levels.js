@@ -1,6 +1,9 @@
 // The opponents the page offers, weakest first: the course's own agents (replicas, through
 // the engine's `Agent` option), then our engine at growing time per move, then on a clock.
 
+// What a new visitor plays against.
+export const DEFAULT_LEVEL = 'Engine, 100 ms a move';
+
 export const LEVELS = [
   { name: 'Random (course agent)', agent: 'random', limits: { movetime: 50 } },
   { name: 'Greedy (course agent)', agent: 'greedy', limits: { movetime: 50 } },

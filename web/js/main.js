@@ -14,9 +14,10 @@ async function main() {
     navigator.hardwareConcurrency || 1, engine.option('Threads')?.max ?? 1)));
   const app = new App(rules, engine);
   bindControls(app);
-  app.render();
   publish(app);
-  await loadFromHash(app);
+  // The link's game first: a first drawing would write the empty game's link over it.
+  if (!(await loadFromHash(app))) app.render();
+  window.divercite.ready = true;  // the link's game, if any, loaded
   document.body.classList.add('ready');
   document.getElementById('engine-name').textContent = `${engine.name ?? 'divercite'} · ` +
     `${crossOriginIsolated ? `${engine.option('Threads')?.max ?? 1} threads` : 'one thread'}`;
