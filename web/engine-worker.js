@@ -10,7 +10,7 @@
 // With cross-origin isolation (the server sends COOP/COEP: tools/web/serve.py), the threaded
 // build runs (divercite-engine.js: SharedArrayBuffer, Threads up to
 // navigator.hardwareConcurrency); without it the single-threaded one
-// (divercite-engine-st.js: Threads 1; a search pauses every 40 ms so `stop` and `isready`
+// (divercite-engine-st.js: Threads 1; a search pauses every 20 ms so `stop` and `isready`
 // still come in). As natively, a `go` sent before the previous search's `bestmove` is refused:
 // wait for `bestmove` after `stop`.
 //

@@ -39,6 +39,7 @@ async function main() {
   let errors = 0;
   let bestmovesDue = 0;
   let readyDue = true;
+  let sentAll = false;  // then the `readyok` that counts is the last `isready`'s
   let finish = null;
   const finished = new Promise((resolve) => { finish = resolve; });
   const checkDone = () => {
@@ -57,7 +58,6 @@ async function main() {
     }
     checkDone();
   };
-  let sentAll = false;
 
   const timer = setTimeout(() => {
     process.stderr.write(`node_run.js: no answer to all lines within ${timeoutSeconds} s\n`);
