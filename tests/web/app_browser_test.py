@@ -148,13 +148,18 @@ async def whole_game(page: WatchedPage, Position, engine_level: int, seed: int):
         await page.wait_for(f"{STATE}.moves.length > {state['ply']}", 30, f"our move {move}")
     state = await page.wait_for(f"(s => s.result !== '*' && s)({STATE})", 30, "the game's end")
     final = Position.from_moves(state["moves"])
+    final_moves = state["moves"]
     check(list(final.scores) == state["scores"] and final.result() == state["result"],
           f"a whole game (UI and API moves): scores {state['scores']} {state['result']}, the "
           f"rules' {list(final.scores)} {final.result()}")
     check(await page.evaluate(PIECES) == 40, "40 pieces shown at the end")
+    await click_selector(page, "#take-back")
+    state = await page.wait_for(f"(s => s.ply === 39 && s)({STATE})", 10, "a move taken back")
+    check(state["moves"] == final_moves[:39] and await page.evaluate(PIECES) == 39,
+          "take back: our last move undone, our move again at ply 39")
 
 
-async def illegal_moves(page: WatchedPage):
+async def illegal_moves(page: WatchedPage, Position):
     await page.run("divercite.load({moves: ['RC14', 'GR04']})")
     before = await page.evaluate(STATE)
     value, error = await page.run("divercite.play('BR04')")
@@ -169,6 +174,14 @@ async def illegal_moves(page: WatchedPage):
     message = await page.wait_for("document.getElementById('message').textContent", 5)
     check("GC14" in message and await page.evaluate(STATE) == before,
           f"a move typed on an occupied cell: the page says '{message}'")
+    await click_selector(page, '.supply-piece.owner-first[data-piece="BR"]')
+    shown = await page.evaluate("[...document.querySelectorAll('#board .cell.legal')]"
+                                ".map(c => c.dataset.cell).sort()")
+    legal = sorted(m[2:] for m in Position.from_moves(["RC14", "GR04"]).legal_moves()
+                   if m.startswith("BR"))
+    check(shown == legal, f"a blue resource chosen: its {len(shown)} legal cells shown "
+                          f"(the rules': {len(legal)})")
+    await click_selector(page, '.supply-piece.owner-first[data-piece="BR"]')  # unchosen
     await ui_move(page, "first", "YR04")
     message = await page.wait_for("document.getElementById('message').textContent", 5)
     check(await page.evaluate(STATE) == before and await page.evaluate(PIECES) == 2,
@@ -222,6 +235,58 @@ async def course_recording(page: WatchedPage, out: Path):
           f"({len(states)} states)")
 
 
+async def records_and_analyses(page: WatchedPage, bin_dir: Path, out: Path):
+    """A line of divercite-match -records and one of divercite-analyze --json, as texts
+    pasted into the page's box and loaded."""
+    records = out / "match.jsonl"
+    records.unlink(missing_ok=True)
+    subprocess.run([bin_dir / "divercite-match", "-engine", f"cmd={bin_dir / 'divercite'}",
+                    "name=rnd", "option.Agent=random", "tc=inf", "-engine",
+                    f"cmd={bin_dir / 'divercite'}", "name=grd", "option.Agent=greedy", "tc=inf",
+                    "-games", "1", "-records", records], check=True, capture_output=True)
+    analysis = subprocess.run([bin_dir / "divercite-analyze", f"--records={records}",
+                               "--game=0", "--json", "--depth=1", "--solve-plies=4",
+                               "--prove-plies=0"], check=True, capture_output=True,
+                              text=True).stdout
+    record = json.loads(records.read_text())
+    moves = [m["move"] for m in record["moves"]]
+    for what, text, points in (("a records line", records.read_text(), 0),
+                               ("an analysis line", analysis, 40)):
+        await page.run("divercite.load({moves: []})")
+        await page.evaluate(f"document.getElementById('io-text').value = {json.dumps(text)}")
+        await click_selector(page, "#load")
+        state = await page.wait_for(f"(s => s.moves.length === 40 && s)({STATE})", 10, what)
+        shown = await page.evaluate("document.querySelectorAll('#graph .point').length")
+        check(state["moves"] == moves and state["result"] == record["result"] and
+              shown == points, f"{what} loaded: {len(state['moves'])} moves, "
+                               f"{state['result']}, {shown} engine values on the graph")
+
+
+async def tiebreak(page: WatchedPage):
+    """Reference game 47: level after the 40th move, drawn by the course's last rule."""
+    games = (REFERENCE / "games.jsonl").read_text().splitlines()
+    game = json.loads(games[47])
+    await page.run(f"divercite.load({{moves: {json.dumps(game['moves'])}}})")
+    state = await page.evaluate(STATE)
+    status = await page.evaluate("document.getElementById('status').textContent")
+    check(state["scores"] == game["final"] and state["result"] == "1/2-1/2" and
+          "tie-break" in status and "quirk" in status,
+          f"reference game 47, drawn by the tie-break: '{status}'")
+
+
+async def phone(page: WatchedPage, out: Path):
+    """At a phone's width the page fits: no sideways scrolling, the board on screen."""
+    await page.call("Emulation.setDeviceMetricsOverride", width=390, height=844,
+                    deviceScaleFactor=2, mobile=True)
+    await asyncio.sleep(0.3)
+    widths = await page.evaluate("[document.documentElement.scrollWidth, "
+                                 "document.getElementById('board').getBoundingClientRect().width]")
+    check(widths[0] <= 390 and 300 <= widths[1] <= 390,
+          f"at 390 px wide: page {widths[0]} px, board {widths[1]:.0f} px")
+    await page.screenshot(out / "app_phone.png")
+    await page.call("Emulation.clearDeviceMetricsOverride")
+
+
 async def links(page: WatchedPage, url: str, moves: list[str]):
     await open_app(page, f"{url}index.html#moves={','.join(moves[:6])}")
     state = await page.evaluate(STATE)
@@ -267,9 +332,12 @@ async def site(page: WatchedPage, url: str, isolated: bool, args, Position, move
         check(error is None and lines[-1] == native_bench(args.bin / "divercite"),
               f"{name}: bench in the page: '{lines and lines[-1]}'")
         await whole_game(page, Position, 2, 31)
-        await illegal_moves(page)
+        await illegal_moves(page, Position)
         await analysis(page, args.bin / "divercite", moves)
         await course_recording(page, args.out)
+        await records_and_analyses(page, args.bin, args.out)
+        await tiebreak(page)
+        await phone(page, args.out)
         await links(page, url, moves)
     else:
         await page.run("divercite.load({moves: []})")  # both sides by hand: the API moves

@@ -127,13 +127,22 @@ function scoreText(line) {
   return `${bound}${sign}${points}${marks ? ` (${marks})` : ''}`;
 }
 
+// The course's last-move tie-break, step by step (rules_api.h: the steps the rules took).
 function tiebreakText(tiebreak) {
+  const rules = {
+    divercites: 'divercité cities',
+    'own colour 4': 'cities with 4 resources of their colour',
+    'own colour 3': 'cities with 3 resources of their colour',
+    'own colour 2': 'cities with 2 resources of their colour',
+  };
   const steps = (tiebreak.steps ?? []).map((step) => {
+    if (step.rule === 'first player') {
+      return 'then +1 to the first player whatever came before (a quirk of the course code)';
+    }
     const counts = step.counts ? ` ${step.counts[0]}-${step.counts[1]}` : '';
     const point = step.point ? `+1 to the ${step.point} player` : 'no point';
-    return `${step.rule}${counts}: ${point}`;
+    return `${rules[step.rule] ?? step.rule}${counts}: ${point}`;
   });
-  const before = tiebreak.before ? `Level at ${tiebreak.before.join('-')} after the 40th ` +
-    'move, the course\'s tie-break: ' : 'The course\'s tie-break: ';
-  return `${before}${steps.join('; ')}.`;
+  const before = tiebreak.before ? ` at ${tiebreak.before.join('-')}` : '';
+  return `Level${before} after the 40th move, so the course's tie-break: ${steps.join('; ')}.`;
 }
