@@ -158,7 +158,8 @@ void EngineSession::Go(const SearchLimits& limits) {
     search_running_ = true;
   }
 #ifdef DIVERCITE_INLINE_SEARCH
-  ChooseMove(position_, limits);
+  // A copy, as the thread's: the commands the search lets in must not reach its root.
+  ChooseMove(Position(position_), limits);
 #else
   search_thread_ = std::thread([this, root = position_, limits] { ChooseMove(root, limits); });
 #endif
