@@ -268,7 +268,8 @@ async def tiebreak(page: WatchedPage):
     game = json.loads(games[47])
     await page.run(f"divercite.load({{moves: {json.dumps(game['moves'])}}})")
     state = await page.evaluate(STATE)
-    status = await page.evaluate("document.getElementById('status').textContent")
+    status = await page.evaluate("document.getElementById('status').textContent + ' ' + "
+                                 "document.getElementById('tiebreak').textContent")
     check(state["scores"] == game["final"] and state["result"] == "1/2-1/2" and
           "tie-break" in status and "quirk" in status,
           f"reference game 47, drawn by the tie-break: '{status}'")
@@ -317,6 +318,9 @@ async def site(page: WatchedPage, url: str, isolated: bool, args, Position, move
     ready = await open_app(page, f"{url}index.html")
     check(await page.evaluate("crossOriginIsolated") == isolated,
           f"{name}: crossOriginIsolated is {isolated}")
+    twice = await page.evaluate("(ids => ids.filter((id, k) => ids.indexOf(id) !== k))("
+                                "[...document.querySelectorAll('[id]')].map(e => e.id))")
+    check(twice == [], f"{name}: every id of the page is its element's alone ({twice})")
     # From opening the page to the engine's first move, as a player starts a game as second.
     await page.evaluate("document.getElementById('side').value = 'second'; "
                         "document.getElementById('level').value = '2'")

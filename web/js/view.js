@@ -66,12 +66,13 @@ function renderPlayers(app, state) {
 
 function renderStatus(app, state) {
   const status = $('status');
+  $('tiebreak').textContent = state.result !== '*' && state.tiebreak
+    ? tiebreakText(state.tiebreak) : '';
   if (state.result !== '*') {
     const [a, b] = state.scores;
     const winner = state.result === '1-0' ? 'The first player wins'
       : state.result === '0-1' ? 'The second player wins' : 'A draw';
     status.textContent = `${winner}, ${a}-${b}.`;
-    if (state.tiebreak) status.textContent += ` ${tiebreakText(state.tiebreak)}`;
   } else if (app.clock?.flagged) {
     status.textContent = `${app.clock.flagged === 'first' ? 'First' : 'Second'} player ` +
       'lost on time.';
