@@ -288,6 +288,23 @@ async def phone(page: WatchedPage, out: Path):
     await page.call("Emulation.clearDeviceMetricsOverride")
 
 
+async def clock_game(page: WatchedPage):
+    """On a clock (5 minutes each): the engine, first, moves within its clock, and both
+    clocks are shown, ours running."""
+    level = await page.evaluate("[...document.getElementById('level').options]"
+                                ".findIndex(o => o.textContent === 'Engine, 5 min each')")
+    await page.evaluate("document.getElementById('side').value = 'second'; "
+                        f"document.getElementById('level').value = '{level}'")
+    await click_selector(page, "#new-game")
+    await page.wait_for(f"{STATE}.ply === 1", 30, "the engine's first move on a clock")
+    await asyncio.sleep(1.3)
+    clocks = await page.evaluate("[...document.querySelectorAll('.player .clock')]"
+                                 ".map(c => c.textContent)")
+    seconds = [int(c.split(":")[0]) * 60 + int(c.split(":")[1]) for c in clocks if ":" in c]
+    check(level >= 0 and len(seconds) == 2 and all(200 < left < 300 for left in seconds),
+          f"5 minutes each: the engine moved, both clocks ran ({clocks})")
+
+
 async def links(page: WatchedPage, url: str, moves: list[str]):
     await open_app(page, f"{url}index.html#moves={','.join(moves[:6])}")
     state = await page.evaluate(STATE)
@@ -342,6 +359,7 @@ async def site(page: WatchedPage, url: str, isolated: bool, args, Position, move
         await records_and_analyses(page, args.bin, args.out)
         await tiebreak(page)
         await phone(page, args.out)
+        await clock_game(page)
         await links(page, url, moves)
     else:
         await page.run("divercite.load({moves: []})")  # both sides by hand: the API moves
