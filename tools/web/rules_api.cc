@@ -12,8 +12,8 @@
 #include "engine/movegen.h"
 #include "engine/position.h"
 #include "engine/position_string.h"
-#include "tools/board_svg/board_svg.h"
 #include "nlohmann/json.hpp"
+#include "tools/board_svg/board_svg.h"
 
 namespace divercite {
 namespace {
