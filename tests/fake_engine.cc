@@ -1,7 +1,7 @@
 // A misbehaving engine for the match runner's fault tests. It speaks the protocol well
 // enough to be started, then fails the way --mode says when asked to move (after --after
 // good moves):
-//   crash    exits without answering
+//   crash    writes a Python traceback on stderr and exits without answering
 //   hang     never answers (and ignores stop)
 //   garbage  answers lines that are not a bestmove, then "bestmove" with no move
 //   illegal  answers a move on an occupied cell
@@ -72,7 +72,13 @@ int main(int argc, char** argv) {
         std::cout << "bestmove " << divercite::MoveToString(legal[0]) << std::endl;
         continue;
       }
-      if (mode == "crash") std::_Exit(3);
+      if (mode == "crash") {
+        // As a Python engine whose import failed says it, before it dies.
+        std::cerr << "Traceback (most recent call last):\n  File \"agent.py\", line 3\n"
+                     "ModuleNotFoundError: No module named 'cachetools'"
+                  << std::endl;
+        std::_Exit(3);
+      }
       if (mode == "terminated") std::raise(SIGTERM);
       if (mode == "hang") {
         std::this_thread::sleep_for(std::chrono::hours(1));

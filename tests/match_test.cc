@@ -89,7 +89,22 @@ void ExpectFaultyLosesBoth(const MatchOutcome& outcome, Termination termination)
 }
 
 TEST(MatchFaultTest, ACrashLosesAndTheEngineIsRestarted) {
-  ExpectFaultyLosesBoth(RunMatch(FaultMatch("crash")), Termination::kCrash);
+  const std::string log_path = testing::TempDir() + "/crash_protocol.log";
+  std::vector<std::string> args = FaultMatch("crash");
+  args.insert(args.end(), {"-log", "file=" + log_path});
+  const MatchOutcome outcome = RunMatch(args);
+  ExpectFaultyLosesBoth(outcome, Termination::kCrash);
+  // The last lines of its stderr say why: in the record's reason, the runner's text, the log.
+  const std::string said =
+      "its stderr ended: Traceback (most recent call last): / File \"agent.py\", line 3 / "
+      "ModuleNotFoundError: No module named 'cachetools'";
+  for (const GameRecord& record : outcome.records) {
+    EXPECT_TRUE(absl::StrContains(record.reason, said)) << record.reason;
+  }
+  EXPECT_TRUE(absl::StrContains(outcome.output, "No module named 'cachetools'")) << outcome.output;
+  std::ifstream log(log_path);
+  const std::string logged((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(absl::StrContains(logged, said)) << logged;
 }
 
 TEST(MatchFaultTest, AHangLosesOnTime) {

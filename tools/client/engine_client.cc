@@ -46,8 +46,18 @@ std::string EngineSaid(absl::string_view error) {
   return error.empty() ? "" : absl::StrCat(" (engine said: ", error, ")");
 }
 
+// A crash, a stall or a move out of time keeps the last lines of the engine's stderr in its
+// reason (its record's, the log's, the runner's message): often the only trace of why.
 absl::Status EngineClient::Fail(EngineFailure failure, absl::Status status) {
   last_failure_ = failure;
+  if (process_ != nullptr &&
+      (failure == EngineFailure::kCrash || failure == EngineFailure::kStall ||
+       failure == EngineFailure::kTime)) {
+    if (const std::string said = process_->StderrTail(); !said.empty()) {
+      status =
+          absl::Status(status.code(), absl::StrCat(status.message(), "; its stderr ended: ", said));
+    }
+  }
   Note(status.message());
   return status;
 }

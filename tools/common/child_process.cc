@@ -7,13 +7,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 
 namespace divercite {
 namespace {
@@ -70,6 +76,85 @@ class SpawnSetup {
 
 }  // namespace
 
+// Reads the child's stderr on a thread of its own (a child that fills the pipe while nobody
+// reads it would block), copies it to ours, and keeps the last kKept bytes.
+class ChildProcess::StderrRelay {
+ public:
+  explicit StderrRelay(UniqueFd errors) : errors_(std::move(errors)), thread_([this] { Run(); }) {}
+  ~StderrRelay() {
+    stop_ = true;
+    thread_.join();
+  }
+  StderrRelay(const StderrRelay&) = delete;
+  StderrRelay& operator=(const StderrRelay&) = delete;
+
+  // What was kept, once the pipe's end was read or `wait` has passed.
+  std::string Kept(absl::Duration wait) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    closed_changed_.wait_for(lock, absl::ToChronoMilliseconds(wait), [this] { return closed_; });
+    return kept_;
+  }
+
+ private:
+  static constexpr size_t kKept = 4096;
+
+  void Run() {
+    // Polled in short steps: a grandchild may hold the pipe open after the child is gone,
+    // and the owner's stop must still end the thread. On stop, what is there is read first.
+    while (true) {
+      pollfd poller{errors_.get(), POLLIN, 0};
+      const int ready = poll(&poller, 1, stop_ ? 0 : 50);
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready <= 0) {
+        if (stop_) break;
+        continue;
+      }
+      char chunk[4096];
+      const ssize_t n = read(errors_.get(), chunk, sizeof chunk);
+      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      if (n <= 0) break;
+      (void)!write(STDERR_FILENO, chunk, static_cast<size_t>(n));
+      std::lock_guard<std::mutex> lock(mutex_);
+      kept_.append(chunk, static_cast<size_t>(n));
+      if (kept_.size() > kKept) kept_.erase(0, kept_.size() - kKept);
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    closed_ = true;
+    closed_changed_.notify_all();
+  }
+
+  UniqueFd errors_;
+  std::atomic<bool> stop_ = false;
+  std::mutex mutex_;
+  std::condition_variable closed_changed_;
+  std::string kept_;
+  bool closed_ = false;
+  std::thread thread_;  // last: it starts once every member above exists
+};
+
+ChildProcess::ChildProcess(pid_t pid, UniqueFd input, UniqueFd output, UniqueFd errors)
+    : pid_(pid),
+      input_(std::move(input)),
+      output_(std::move(output)),
+      stderr_relay_(std::make_unique<StderrRelay>(std::move(errors))) {}
+
+std::string ChildProcess::StderrTail(size_t max_bytes, absl::Duration wait) {
+  std::string kept = stderr_relay_->Kept(wait);
+  absl::string_view text = absl::StripTrailingAsciiWhitespace(kept);
+  if (text.size() > max_bytes) {
+    text.remove_prefix(text.size() - max_bytes);
+    if (const size_t start = text.find('\n'); start != absl::string_view::npos) {
+      text.remove_prefix(start + 1);
+    }
+  }
+  std::vector<absl::string_view> lines;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    line = absl::StripAsciiWhitespace(line);
+    if (!line.empty()) lines.push_back(line);
+  }
+  return absl::StrJoin(lines, " / ");
+}
+
 absl::StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(
     const std::vector<std::string>& argv) {
   if (argv.empty() || argv[0].empty()) return absl::InvalidArgumentError("no command to run");
@@ -78,12 +163,15 @@ absl::StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(
   if (!to_child.ok()) return to_child.status();
   absl::StatusOr<Pipe> from_child = MakePipe();
   if (!from_child.ok()) return from_child.status();
+  absl::StatusOr<Pipe> errors_from_child = MakePipe();
+  if (!errors_from_child.ok()) return errors_from_child.status();
 
-  // The child gets the pipes' other ends as stdin and stdout (dup2 clears close-on-exec on
+  // The child gets the pipes' other ends as stdin, stdout and stderr (dup2 clears close-on-exec on
   // the copies; the originals close at exec), and SIGPIPE back to its default: we ignore it.
   SpawnSetup setup;
   posix_spawn_file_actions_adddup2(setup.actions(), to_child->read.get(), STDIN_FILENO);
   posix_spawn_file_actions_adddup2(setup.actions(), from_child->write.get(), STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(setup.actions(), errors_from_child->write.get(), STDERR_FILENO);
   sigset_t default_signals;
   sigemptyset(&default_signals);
   sigaddset(&default_signals, SIGPIPE);
@@ -100,8 +188,9 @@ absl::StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(
   if (error != 0) {
     return absl::NotFoundError(absl::StrCat("cannot run '", argv[0], "': ", std::strerror(error)));
   }
-  return std::unique_ptr<ChildProcess>(
-      new ChildProcess(pid, std::move(to_child->write), std::move(from_child->read)));
+  return std::unique_ptr<ChildProcess>(new ChildProcess(pid, std::move(to_child->write),
+                                                        std::move(from_child->read),
+                                                        std::move(errors_from_child->read)));
 }
 
 ChildProcess::~ChildProcess() {

@@ -1,6 +1,8 @@
 // A child process spoken to line by line over pipes (its stdin and stdout), with deadlines,
-// for driving engines. Its stderr is inherited. Started with posix_spawnp; every descriptor
-// is owned by a UniqueFd, and the pipes are close-on-exec, so no other child inherits them.
+// for driving engines. Its stderr goes through a third pipe, relayed to ours by a thread that
+// keeps its last lines: when an engine crashes or hangs, why (a Python traceback, an import
+// error) is then known. Started with posix_spawnp; every descriptor is owned by a UniqueFd,
+// and the pipes are close-on-exec, so no other child inherits them.
 #ifndef DIVERCITE_TOOLS_COMMON_CHILD_PROCESS_H_
 #define DIVERCITE_TOOLS_COMMON_CHILD_PROCESS_H_
 
@@ -52,7 +54,7 @@ class ChildProcess {
   // that has died must not kill us, so SIGPIPE is ignored from the first call on.
   static absl::StatusOr<std::unique_ptr<ChildProcess>> Start(const std::vector<std::string>& argv);
 
-  ~ChildProcess();  // kills the process if it still runs, and reaps it
+  ~ChildProcess();  // kills the process if it still runs, reaps it, ends the relay
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
 
@@ -74,9 +76,15 @@ class ChildProcess {
 
   pid_t pid() const { return pid_; }
 
+  // The last lines the process wrote on its stderr, at most about `max_bytes` (cut where a
+  // line starts, the lines joined by " / "), once what it wrote up to its exit has been read
+  // (waiting up to `wait` for that); "" if it wrote nothing.
+  std::string StderrTail(size_t max_bytes = 400, absl::Duration wait = absl::Milliseconds(300));
+
  private:
-  ChildProcess(pid_t pid, UniqueFd input, UniqueFd output)
-      : pid_(pid), input_(std::move(input)), output_(std::move(output)) {}
+  class StderrRelay;
+
+  ChildProcess(pid_t pid, UniqueFd input, UniqueFd output, UniqueFd errors);
 
   pid_t pid_;
   UniqueFd input_;   // its stdin
@@ -84,6 +92,7 @@ class ChildProcess {
   std::string buffer_;
   bool output_closed_ = false;
   std::optional<int> exit_code_;
+  std::unique_ptr<StderrRelay> stderr_relay_;
 };
 
 }  // namespace divercite
