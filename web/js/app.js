@@ -8,7 +8,7 @@ import { courseRecording, moveListText, readGames } from './formats.js';
 import { Game } from './game.js';
 import { MarginGraph } from './graph.js';
 import { DEFAULT_LEVEL, LEVELS, levelLimits } from './levels.js';
-import { renderPage, showMessage } from './view.js';
+import { renderClocks, renderPage, showMessage } from './view.js';
 
 const $ = (id) => document.getElementById(id);
 const SIDES = ['first', 'second'];
@@ -186,6 +186,13 @@ export class App {
     run.catch((error) => this.message(`Analysis stopped: ${error.message}`, 'error'));
   }
 
+  // Stops the live analysis and the engine's move in progress, and waits for both to end.
+  async settle() {
+    await this.stopAnalysis();
+    this.engine.stop();
+    await this.thinking?.catch(() => {});
+  }
+
   async stopAnalysis() {
     const run = this.analysis;
     if (!run) return;
@@ -221,17 +228,17 @@ export class App {
   }
 
   async newGame() {
-    await this.stopAnalysis();
-    this.engine.stop();
-    await this.thinking?.catch(() => {});
-    this.human = { first: $('side').value !== 'second', second: $('side').value === 'second' };
-    if ($('side').value === 'both') this.human = { first: true, second: true };
+    await this.settle();
+    const side = $('side').value;  // first, second or both
+    this.human = { first: side !== 'second', second: side !== 'first' };
     this.level = LEVELS[Number($('level').value)];
     this.game.reset('startpos', []);
     this.clock?.stop();
-    this.clock = this.level.clock ? new Clock(this.level.clock, () => this.render(),
-      (side) => this.message(`${side === 'first' ? 'First' : 'Second'} player lost on time.`,
-        'error')) : null;
+    this.clock = this.level.clock ? new Clock(this.level.clock, () => renderClocks(this),
+      (side) => {
+        this.message(`${side === 'first' ? 'First' : 'Second'} player lost on time.`, 'error');
+        this.render();
+      }) : null;
     this.board.setFlipped(this.human.second && !this.human.first);
     await this.engine.newGame();
     this.message('');
@@ -240,9 +247,7 @@ export class App {
   }
 
   async takeBack() {
-    await this.stopAnalysis();
-    this.engine.stop();
-    await this.thinking?.catch(() => {});
+    await this.settle();
     // Back to the last position where a human is to move.
     let count = 1;
     while (count < this.game.cursor && !this.human[this.game.stateAt(this.game.cursor - count).side]) {
@@ -259,9 +264,7 @@ export class App {
     const start = game.fen ?? game.start ?? 'startpos';
     const moves = game.moves ?? [];
     if (!Array.isArray(moves)) throw new Error('moves: expected a list of move texts');
-    await this.stopAnalysis();
-    this.engine.stop();
-    await this.thinking?.catch(() => {});
+    await this.settle();
     this.game.reset(start, moves, game.names ?? ['first', 'second']);
     (game.values ?? []).forEach((value, k) => {
       if (value !== null) {

@@ -115,7 +115,7 @@ export class Engine {
       }
       const reports = new Map();  // multipv -> {info, exact, proven}
       let current = null;
-      let errors = [];
+      const errors = [];
       const report = () => onLines(linesOf(reports));
       const watch = (line) => {
         if (line.startsWith('info string ')) {
@@ -150,17 +150,12 @@ export class Engine {
       } finally {
         this.searching = false;
         this.listeners.delete(watch);
-        errors = [];
       }
     });
   }
 
   stop() {
     if (this.searching) this.send('stop');
-  }
-
-  terminate() {
-    this.worker.terminate();
   }
 }
 

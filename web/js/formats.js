@@ -12,8 +12,8 @@ const PIECE_TYPES = ['W', 'B'];
 
 export class FormatError extends Error {}
 
-export const isMove = (text) => MOVE.test(text);
-export const isPositionString = (text) => POSITION.test(text.trim().replace(/\s+/g, ' '));
+const isMove = (text) => MOVE.test(text);
+const isPositionString = (text) => POSITION.test(text.trim().replace(/\s+/g, ' '));
 
 // The games a text holds (one, or one a line of a records file), each checked by `rules`.
 export function readGames(text, rules) {
@@ -172,8 +172,7 @@ export function readCourseRecording(states, rules) {
 
 function check(game, rules) {
   try {
-    const state = rules.state(game.start, game.moves);
-    game.final = state;
+    rules.state(game.start, game.moves);
   } catch (error) {
     throw new FormatError(`${game.label}: ${error.message}`);
   }

@@ -67,9 +67,4 @@ export class Game {
     this.cursor = Math.max(0, Math.min(this.moves.length, k));
     return this.current;
   }
-
-  // The side ("first" or "second") that plays the move at index k.
-  moverOf(k) {
-    return this.stateAt(k).side;
-  }
 }

@@ -32,18 +32,29 @@ export function renderPage(app) {
   app.writeHash();
 }
 
-function renderPlayers(app, state) {
+// The players' boxes, top and bottom, with the side each shows (the board may be flipped).
+function playerBoxes(app) {
   const flipped = app.board.flipped;
-  for (const [box, side] of [['player-top', flipped ? 'first' : 'second'],
-    ['player-bottom', flipped ? 'second' : 'first']]) {
-    const element = $(box);
+  return [[$('player-top'), flipped ? 'first' : 'second'],
+    [$('player-bottom'), flipped ? 'second' : 'first']];
+}
+
+// The clocks alone: what a clock's tick redraws.
+export function renderClocks(app) {
+  for (const [element, side] of playerBoxes(app)) {
+    element.querySelector('.clock').textContent = app.clock ? app.clock.text(side) : '';
+  }
+}
+
+function renderPlayers(app, state) {
+  renderClocks(app);
+  for (const [element, side] of playerBoxes(app)) {
     const index = SIDES.indexOf(side);
     const who = app.human[side] ? 'you' : app.engineName();
     element.querySelector('.name').textContent =
       `${side === 'first' ? 'First (white)' : 'Second (dark)'}: ${who}`;
     element.querySelector('.score').textContent = state.scores[index];
     element.classList.toggle('to-move', state.result === '*' && state.side === side);
-    element.querySelector('.clock').textContent = app.clock ? app.clock.text(side) : '';
     const supply = element.querySelector('.supply');
     supply.replaceChildren();
     for (const kind of ['city', 'resource']) {
