@@ -31,7 +31,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
-from chromium_devtools import DevToolsPage, open_page  # noqa: E402
+from chromium_devtools import WatchedPage, open_page  # noqa: E402
 
 REFERENCE = Path(os.environ.get("DIVERCITE_REFERENCE_DIR") or REPO.parent / "shared" / "reference")
 ODD_NAME = 'we</script><script>throw "escaped"</script> & co'
@@ -70,23 +70,9 @@ def position_string(engine: Path, moves: list[str]) -> str:
     return next(line[4:] for line in shown.splitlines() if line.startswith("fen "))
 
 
-class Browser(DevToolsPage):
-    """A page that keeps every error the browser logs."""
-
-    def __init__(self, websocket):
-        super().__init__(websocket)
-        self.errors: list[str] = []
-
-    def on_event(self, method: str, params: dict):
-        if method == "Runtime.exceptionThrown":
-            details = params["exceptionDetails"]
-            self.errors.append("exception: " + details.get("exception", {}).get(
-                "description", details.get("text", "?")))
-        elif method == "Runtime.consoleAPICalled" and params["type"] in ("error", "assert"):
-            self.errors.append("console: " + " ".join(
-                str(a.get("value", a.get("description"))) for a in params["args"]))
-        elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
-            self.errors.append("log: " + params["entry"]["text"])
+class Browser(WatchedPage):
+    """A page that keeps every error the browser logs (WatchedPage), opened and clicked as a
+    person does."""
 
     async def open(self, url: str):
         """Loads `url` afresh (not a same-document jump) and waits for its script to finish."""

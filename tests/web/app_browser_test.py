@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import subprocess
 import sys
@@ -34,11 +33,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(REPO / "tests" / "python"))
+sys.path.insert(0, str(REPO / "tests"))
 from chromium_devtools import WatchedPage, open_page  # noqa: E402
+from review_browser_test import FAILURES, PASSED, REFERENCE, check  # noqa: E402
 
-REFERENCE = Path(os.environ.get("DIVERCITE_REFERENCE_DIR") or REPO.parent / "shared" / "reference")
-FAILURES: list[str] = []
-PASSED: list[str] = []
 STATE = "divercite.state()"
 # A file put into the page's file input, as the browser's file chooser does.
 CHOOSE_FILE = """(() => { const files = new DataTransfer();
@@ -51,11 +49,6 @@ DROP_FILE = """(() => { const files = new DataTransfer();
   document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: files, bubbles: true,
     cancelable: true})); return 1; })()"""
 PIECES = "document.querySelectorAll('#board .piece').length"
-
-
-def check(condition: bool, what: str):
-    print(("ok    " if condition else "FAIL  ") + what, flush=True)
-    (PASSED if condition else FAILURES).append(what)
 
 
 class Server:
@@ -296,7 +289,8 @@ async def clock_game(page: WatchedPage):
     await page.evaluate("document.getElementById('side').value = 'second'; "
                         f"document.getElementById('level').value = '{level}'")
     await click_selector(page, "#new-game")
-    await page.wait_for(f"{STATE}.ply === 1", 30, "the engine's first move on a clock")
+    # The engine's own clock bounds its first move (it has taken 1 to 28 s here).
+    await page.wait_for(f"{STATE}.ply === 1", 300, "the engine's first move on a clock")
     await asyncio.sleep(1.3)
     clocks = await page.evaluate("[...document.querySelectorAll('.player .clock')]"
                                  ".map(c => c.textContent)")
