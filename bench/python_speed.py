@@ -11,7 +11,7 @@
 Runs are interleaved (one of each per repeat, so a background load hits all alike) and the
 medians compared; a walk's run repeats it for --min-seconds and takes the mean. The course's
 start state is built as main_divercite.py builds it, by the course bridge
-(tools/seahorse/course_bridge).
+(divercite.course.bridge).
 
     /usr/bin/python3 bench/python_speed.py [--walk-depths 2,3] [--perft-depth 5] [--repeat 3]
         [--build build] [--course ../shared/course]
@@ -50,10 +50,10 @@ def parse_arguments():
 def import_both(build, course):
     """divercite from the build tree, and a maker of the course's start state (a fresh one
     per walk: a course state keeps the legal actions it generated)."""
-    sys.path[:0] = [os.path.join(build, "python"), os.path.join(REPO, "tools", "seahorse"),
-                    os.path.join(course, "divercite"), os.path.join(course, "seahorse")]
+    sys.path[:0] = [os.path.join(build, "python"), os.path.join(course, "divercite"),
+                    os.path.join(course, "seahorse")]
     import divercite
-    from course_bridge.course import Course
+    from divercite.course.bridge.rules import Course
     course_rules = Course()
     players = course_rules.plain_players()
     return divercite, lambda: course_rules.initial_state(players)

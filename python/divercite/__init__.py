@@ -29,13 +29,18 @@ names them:
 >>> position.last_move
 'RR04'
 
+The notation's constants are the package's too (`divercite.notation`, pure Python):
+`PLIES` (40), `CELLS` (the 41 `(row, col)`), `COLOURS` ("RGBY"), `KINDS` ("CR": city,
+resource), `START_FEN`.
+
 Modules:
-    course  the course's framework both ways: `Position.from_course_state(state)`, the
-            course's action of a move (`course.action`) and back, its recordings read and
-            written (the files its GUI replays)
-    course_export
-            our games (match records, analyses) as course recordings, for the course's GUI:
-            `python3 -m divercite.course_export records.jsonl -d replays/`
+    notation  cells, moves and position strings as text, in pure Python
+    course    the course's framework both ways: `Position.from_course_state(state)`, the
+              course's action of a move (`course.action`) and back, its recordings read and
+              written (the files its GUI replays), our games exported as recordings
+              (`python3 -m divercite.course.export records.jsonl -d replays/`), a course agent
+              as an engine (`python3 -m divercite.course.engine my_player.py`), our engine as
+              a course player
     svg     `svg.board(position)`: an SVG picture drawn as the course's GUI draws the board;
             a position shows itself so in Jupyter (`Position._repr_svg_`)
     engine  any engine of our protocol from Python (`engine.Engine.popen(path)`, `play`,
@@ -46,31 +51,36 @@ Modules:
 
 import sys as _sys
 
+from . import course, notation
+from .notation import CELLS, COLOURS, KINDS, PLIES, START_FEN
+
 try:
-    from ._core import START_FEN, Position, __version__
+    from ._core import Position, __version__
 except ImportError as _error:
     # The compiled rules are built for one Python (CMake's DIVERCITE_PYTHON, Debian's by
     # default): under another (a virtualenv of another version, conda) they do not load.
     # The protocol's client, divercite.engine, needs none of them, so the package still
-    # imports (the course player, tools/seahorse/divercite_player.py, runs on whatever Python
-    # the course is run with); the names below say why they are missing.
+    # imports (the course player and the course bridge, divercite.course, run on whatever
+    # Python the course is run with); the names below say why they are missing.
     _CORE_MISSING = (
         f"divercite's compiled rules (divercite._core) do not load in this Python "
         f"({_sys.executable}, {_sys.version.split()[0]}): {_error}. They are built for the "
         f"Python CMake was given (-DDIVERCITE_PYTHON=..., /usr/bin/python3 by default); "
-        f"divercite.engine works without them")
+        f"divercite.engine, divercite.notation and the course's engine and player work "
+        f"without them")
 
     def __getattr__(name: str):
-        if name in ("Position", "START_FEN", "__version__", "course", "svg", "records"):
+        if name in ("Position", "__version__", "svg", "records"):
             raise ImportError(_CORE_MISSING)
         raise AttributeError(f"module 'divercite' has no attribute {name!r}")
 
-    __all__: list = []
+    __all__ = ["CELLS", "COLOURS", "KINDS", "PLIES", "START_FEN", "course", "notation"]
 else:
-    from . import course, svg
+    from . import svg
 
     # Python-side methods of the C++ class (the C++ side knows nothing of the course or SVG).
     Position.from_course_state = staticmethod(course.position_from_course_state)
     Position._repr_svg_ = svg.board
 
-    __all__ = ["Position", "START_FEN", "__version__", "course", "svg"]
+    __all__ = ["Position", "CELLS", "COLOURS", "KINDS", "PLIES", "START_FEN", "__version__",
+               "course", "notation", "svg"]

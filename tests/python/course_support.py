@@ -25,11 +25,9 @@ AGENTS = Path(__file__).resolve().parent / "agents"
 for folder in (COURSE_DIR / "divercite", COURSE_DIR / "seahorse"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
-# The course bridge (tools/seahorse/course_bridge) builds the course's start state as
+# The course bridge (divercite.course.bridge) builds the course's start state as
 # main_divercite.py does: the project's one copy of that set-up.
-sys.path.append(str(Path(REPO) / "tools" / "seahorse"))
-
-from course_bridge.course import Course  # noqa: E402
+from divercite.course.bridge.rules import Course  # noqa: E402
 from game_state_divercite import GameStateDivercite  # noqa: E402,F401  (for the tests)
 from player_divercite import PlayerDivercite  # noqa: E402
 

@@ -1,10 +1,13 @@
-"""divercite.engine with a course agent behind tools/seahorse/course_engine.py: the course's
-own greedy player (its code in place, DIVERCITE_COURSE_DIR) answers our protocol, and plays
-legal moves from the start and from a position taken from a reference game."""
+"""divercite.engine with a course agent behind the bridge, run by its launcher
+(tools/seahorse/course_engine.py) or as `python3 -m divercite.course.engine`: the course's own
+greedy player (its code in place, DIVERCITE_COURSE_DIR) answers our protocol, and plays legal
+moves from the start and from a position taken from a reference game."""
 
 import os
 import sys
 from pathlib import Path
+
+import pytest
 
 import divercite
 from course_support import COURSE_DIR, GREEDY
@@ -16,13 +19,15 @@ BRIDGE = Path(REPO) / "tools" / "seahorse" / "course_engine.py"
 MIDDLE_GAME = "B/bG1/yy1B1/2y1rBy/2YY1rg1b/G1RYBrB/2Yyb/gR1/1 w"
 
 
-def course_agent():
-    return Engine.popen([sys.executable, str(BRIDGE), str(GREEDY)], timeout=60,
+def course_agent(bridge=(str(BRIDGE),)):
+    return Engine.popen([sys.executable, *bridge, str(GREEDY)], timeout=60,
                         env=dict(os.environ, DIVERCITE_COURSE_DIR=str(COURSE_DIR)))
 
 
-def test_a_course_agent_plays_a_game_through_the_bridge():
-    with course_agent() as engine:
+@pytest.mark.parametrize("bridge", [(str(BRIDGE),), ("-m", "divercite.course.engine")],
+                         ids=["launcher", "module"])
+def test_a_course_agent_plays_a_game_through_the_bridge(bridge):
+    with course_agent(bridge) as engine:
         assert "Seed" in engine.options
         engine.configure({"Seed": 7})
         position = divercite.Position()

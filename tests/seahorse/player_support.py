@@ -34,11 +34,10 @@ for folder in (COURSE_DIR / "divercite", COURSE_DIR / "seahorse", PLAYER.parent)
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from course_bridge.course import Course  # noqa: E402  (builds the course's states)
+import divercite_player  # noqa: E402,F401  (the module under test; it finds the package)
+from divercite.course.bridge.rules import Course  # noqa: E402  (builds the course's states)
 from game_state_divercite import GameStateDivercite  # noqa: E402  (the course's code)
 from player_divercite import PlayerDivercite  # noqa: E402,F401  (for the tests)
-
-import divercite_player  # noqa: E402,F401  (the module under test)
 
 _COURSE = Course()
 
@@ -69,7 +68,7 @@ CLEAN = dict(DIVERCITE_ENGINE=str(ENGINE), DIVERCITE_OPTIONS=None, DIVERCITE_MOV
 
 def initial_state(first, second) -> GameStateDivercite:
     """The course's start state, built as main_divercite.py's play() builds it (by the course
-    bridge, tools/seahorse/course_bridge)."""
+    bridge, divercite.course.bridge)."""
     return _COURSE.initial_state([first, second])
 
 

@@ -235,12 +235,17 @@ class OneGameOneProcessTest(CourseEngineTestCase):
 
     def test_no_course_found_is_a_clear_error(self):
         """With no course beside the agent, no DIVERCITE_COURSE_DIR and none beside the
-        repository (a copy of the bridge elsewhere), the bridge says where it looked."""
-        copy = os.path.join(self.temp, "repo", "tools", "seahorse")
-        shutil.copytree(os.path.join(SOURCE, "tools", "seahorse", "course_bridge"),
-                        os.path.join(copy, "course_bridge"))
-        shutil.copy(os.path.join(SOURCE, "tools", "seahorse", "course_engine.py"), copy)
-        env = {k: v for k, v in os.environ.items() if k != "DIVERCITE_COURSE_DIR"}
+        repository (a copy of the launcher and the package elsewhere), the bridge says where
+        it looked."""
+        repo = os.path.join(self.temp, "repo")
+        copy = os.path.join(repo, "tools", "seahorse")
+        shutil.copytree(os.path.join(SOURCE, "python", "divercite"),
+                        os.path.join(repo, "python", "divercite"))
+        os.makedirs(copy)
+        for launcher in ("course_engine.py", "divercite_package.py"):
+            shutil.copy(os.path.join(SOURCE, "tools", "seahorse", launcher), copy)
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("DIVERCITE_COURSE_DIR", "DIVERCITE_ENGINE")}
         result = subprocess.run([os.path.join(copy, "course_engine.py"), agent("whoami")],
                                 input="uci\n", capture_output=True, text=True, timeout=30,
                                 env=env)

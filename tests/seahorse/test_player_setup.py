@@ -55,6 +55,7 @@ class EngineDiscoveryTest(unittest.TestCase):
         folder = prefix / "share" / "divercite" / "seahorse"
         folder.mkdir(parents=True)
         shutil.copy(PLAYER, folder)
+        shutil.copy(PLAYER.parent / "divercite_package.py", folder)
         package = prefix / "lib" / "python3" / "dist-packages" / "divercite"
         shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns("*.so"))
         # The package copied without its compiled rules, as on a Python they were not built
@@ -84,7 +85,7 @@ class EngineDiscoveryTest(unittest.TestCase):
                               env=env, timeout=60)
 
     def test_a_checkout_looks_in_its_build_tree_first(self):
-        places = [path for path, _ in divercite_player._engine_places()]
+        places = [path for path, _ in divercite_player.engine_places()]
         self.assertEqual(places[0], SOURCE_DIR.resolve() / "build" / "bin" / "divercite")
 
     def test_an_installed_copy_plays_with_the_installed_engine(self):
@@ -105,7 +106,6 @@ class EngineDiscoveryTest(unittest.TestCase):
         message = result.stderr.strip().splitlines()[-1]
         self.assertIn("DiverciteEngineError: divercite engine not found: tried", message)
         self.assertIn(f"{prefix / 'bin' / 'divercite'} (an installed copy", message)
-        self.assertIn(f"{prefix / 'share' / 'build' / 'bin' / 'divercite'} (a checkout", message)
         self.assertIn("divercite on PATH", message)
         self.assertIn("set DIVERCITE_ENGINE", message)
 

@@ -4,19 +4,21 @@
     divercite-match -engine cmd=tools/seahorse/course_engine.py arg=path/to/my_player.py \\
         name=mine tc=inf -engine cmd=build/bin/divercite name=engine tc=10 -games 2
 
-Each game gets the agent as the course gives it: a fresh Python process with the agent's
-folder as its working directory, a new MyPlayer and the course's own state objects. The code
-is the package course_bridge/ beside this file; `course_engine.py --help` lists the protocol.
+The same as `python3 -m divercite.course.engine AGENT.py` where the package is installed: this
+launcher finds the package (divercite_package.py beside it says where) and runs the bridge,
+divercite.course.engine; `course_engine.py --help` lists the protocol as it speaks it.
 """
 
+import importlib.util
 import os
-import sys
 
 if __name__ == "__main__":
-    # This folder is on sys.path only to find the package: left there, its modules could
-    # shadow the course's.
+    # This folder is first on sys.path, as a script's is: the finder is loaded by its path.
     here = os.path.dirname(os.path.abspath(__file__))
-    sys.path.insert(0, here)
-    from course_bridge.cli import main
+    spec = importlib.util.spec_from_file_location(
+        "_divercite_package", os.path.join(here, "divercite_package.py"))
+    finder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(finder)
+    import sys
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
-    main(__file__)
+    finder.import_module("divercite.course.engine").main(prog="course_engine.py")

@@ -16,8 +16,9 @@ def fail(message):
     sys.exit(2)
 
 
-def ensure_interpreter(script):
-    """Re-executes `script` when it must run on another interpreter or hash seed.
+def ensure_interpreter(module, package_folder):
+    """Re-executes `python -m module` (with `package_folder`, which holds the package
+    divercite, first on PYTHONPATH) when it must run on another interpreter or hash seed.
 
     The pyenv Python first on PATH lacks the course's packages; Debian's has them. The hash
     seed is fixed because the course's actions hash their strings, and agents choosing from a
@@ -38,4 +39,7 @@ def ensure_interpreter(script):
     if target and (target != sys.executable or "PYTHONHASHSEED" not in os.environ):
         environment = dict(os.environ)
         environment.setdefault("PYTHONHASHSEED", "0")
-        os.execve(target, [target, os.path.abspath(script)] + sys.argv[1:], environment)
+        environment["PYTHONPATH"] = os.pathsep.join(
+            [package_folder] + [p for p in environment.get("PYTHONPATH", "").split(os.pathsep)
+                                if p])
+        os.execve(target, [target, "-m", module] + sys.argv[1:], environment)

@@ -18,7 +18,9 @@ import time
 
 from .agent_child import BOOT
 
-BRIDGE_FOLDER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The folder holding the package divercite (this file is divercite/course/bridge/...).
+PACKAGE_FOLDER = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
 
 
 class AgentProcess:
@@ -27,7 +29,7 @@ class AgentProcess:
     def __init__(self, config, on_warning):
         self.started = time.monotonic()
         self.process = subprocess.Popen(
-            [sys.executable, "-c", BOOT, BRIDGE_FOLDER, json.dumps(config)],
+            [sys.executable, "-c", BOOT, PACKAGE_FOLDER, json.dumps(config)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=config["agent_dir"],
             text=True, encoding="utf-8", bufsize=1,
             # Its own process group, so that a kill also ends what the agent started.

@@ -1,15 +1,22 @@
-"""course_engine.py's command line: finds the course, checks that the agent starts, then runs
-the protocol loop."""
+"""A course agent as an engine of our protocol: `python3 -m divercite.course.engine AGENT.py`.
+
+The command line of the bridge (divercite.course.bridge), also run by the launcher
+tools/seahorse/course_engine.py: finds the course, checks that the agent starts, then runs
+the protocol loop. `--help` lists the protocol as the bridge speaks it.
+
+    divercite-match -engine cmd=python3 arg=-m arg=divercite.course.engine \\
+        arg=path/to/my_player.py name=mine tc=inf -engine cmd=divercite name=engine tc=10
+"""
 
 import argparse
 import os
 import sys
 import traceback
 
-from . import interpreter, locations, streams
-from .agent_process import AgentLauncher, AgentProcess
-from .course import Course
-from .protocol import COURSE_CLOCK_SECONDS, OVERTIME_SECONDS, Session
+from .bridge import agent_process, interpreter, locations, streams
+from .bridge.agent_process import AgentLauncher, AgentProcess
+from .bridge.protocol import COURSE_CLOCK_SECONDS, OVERTIME_SECONDS, Session
+from .bridge.rules import Course
 
 HELP_EPILOG = f"""\
 protocol (stdin/stdout, one command a line):
@@ -66,9 +73,9 @@ notes:
 """
 
 
-def parse_arguments():
+def parse_arguments(prog):
     parser = argparse.ArgumentParser(
-        prog="course_engine.py",
+        prog=prog,
         description="Plays a course Divercité agent (a file defining MyPlayer(PlayerDivercite) "
                     "with compute_action) over the divercite engine protocol, for "
                     "divercite-match.",
@@ -102,9 +109,9 @@ def check_agent_starts(launcher, agent_path, stem):
     return author
 
 
-def main(script):
-    interpreter.ensure_interpreter(script)
-    arguments = parse_arguments()
+def main(prog="python3 -m divercite.course.engine"):
+    interpreter.ensure_interpreter(__spec__.name, agent_process.PACKAGE_FOLDER)
+    arguments = parse_arguments(prog)
     agent_path = os.path.abspath(arguments.agent)
     if not os.path.isfile(agent_path):
         interpreter.fail(f"no agent file {arguments.agent}")
@@ -145,3 +152,7 @@ def main(script):
     session.close()
     sys.stderr.flush()
     os._exit(0)  # no wait for threads
+
+
+if __name__ == "__main__":
+    main()

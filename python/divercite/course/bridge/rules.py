@@ -6,7 +6,7 @@ BoardDivercite. This module only builds the course's states for the protocol's p
 says in words why a move is not among the course's legal ones.
 """
 
-from . import notation
+from ... import notation
 
 # main_divercite.py's play() sets up a game with these, in local variables (so they cannot be
 # imported): four colours in this order, each player with 2 cities and 3 resources of each.

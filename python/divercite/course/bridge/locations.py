@@ -15,10 +15,15 @@ def holds_seahorse(folder):
 
 
 def repository_course_dir():
-    """<repo>/../shared/course/divercite, this package being <repo>/tools/seahorse/<package>."""
-    package = os.path.dirname(os.path.abspath(__file__))
-    repo = os.path.dirname(os.path.dirname(os.path.dirname(package)))
-    return os.path.join(os.path.dirname(repo), "shared", "course", "divercite")
+    """<repo>/../shared/course/divercite, for the package in a checkout (<repo>/python/) or
+    in its build tree (<repo>/build/python/): the first such folder above this file, else the
+    one for a checkout (which the message of find_course_dir names)."""
+    folders = []
+    folder = os.path.dirname(os.path.abspath(__file__))
+    for _ in range(6):
+        folder = os.path.dirname(folder)
+        folders.append(os.path.join(os.path.dirname(folder), "shared", "course", "divercite"))
+    return next((f for f in folders if holds_course(f)), folders[3])
 
 
 def find_course_dir(given, agent_dir):

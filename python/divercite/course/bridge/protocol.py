@@ -13,9 +13,9 @@ import threading
 import time
 import traceback
 
-from . import notation
+from ... import notation
 from .actions import AgentError
-from .course import PIECE_TYPES, PositionError
+from .rules import PIECE_TYPES, PositionError
 
 # The course's clock (15 minutes), given to the agent when a `go` carries no clock of its own.
 COURSE_CLOCK_SECONDS = 900.0
@@ -145,7 +145,7 @@ class Session:
 
     def set_position(self, args):
         try:
-            start, moves = notation.parse_position_command(args)
+            start, moves = parse_position_command(args)
             if start == self.start and moves[:len(self.moves)] == self.moves:
                 # The usual case, the game going on: only the new moves are checked.
                 state = self.course.play(self.state, moves[len(self.moves):],
@@ -302,3 +302,22 @@ class Session:
         with self.lock:
             if self.agents[side] is process:
                 self.agents[side] = None
+
+
+def parse_position_command(args):
+    """(start board, moves) of a `position` command's arguments; raises ValueError with the
+    reason. The moves are only split off here: the course's code checks them."""
+    if not args:
+        raise ValueError("position: expected 'startpos' or 'fen <rows> <side>', then "
+                         "'moves ...'")
+    if args[0] == "startpos":
+        start, rest = {}, args[1:]
+    elif args[0] == "fen":
+        if len(args) < 3:
+            raise ValueError("position fen: expected '<rows> <side>'")
+        start, rest = notation.parse_position_string(args[1], args[2]), args[3:]
+    else:
+        raise ValueError(f"position: unknown kind '{args[0]}', expected 'startpos' or 'fen'")
+    if rest and rest[0] != "moves":
+        raise ValueError(f"position: expected 'moves' but got '{rest[0]}'")
+    return start, list(rest[1:])

@@ -27,12 +27,14 @@ import sys
 import threading
 import traceback
 
-from . import actions, notation, streams
-from .course import PIECE_TYPES, Course
+from ... import notation
+from . import actions, streams
+from .rules import PIECE_TYPES, Course
 
-# The child is started as `python3 -c BOOT <folder holding this package> <config json>`.
+# The child is started as `python3 -c BOOT <folder holding the package divercite> <config
+# json>`.
 BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
-        "from course_bridge.agent_child import main; main(sys.argv[2])")
+        "from divercite.course.bridge.agent_child import main; main(sys.argv[2])")
 
 
 class Fatal(Exception):
@@ -162,10 +164,10 @@ def read_requests(commands, requests):
 def main(config_text):
     config = json.loads(config_text)
     commands, output = streams.take_protocol_streams()
-    bridge_folder = os.path.abspath(sys.argv[1])
+    package_folder = os.path.abspath(sys.argv[1])
     # As under main_divercite.py: the agent's folder (its working directory) first, then the
-    # course's folders; neither the bridge's folder nor '' (the -c boot's) stays.
-    rest = [p for p in sys.path if p and os.path.abspath(p) != bridge_folder]
+    # course's folders; neither the package's folder nor '' (the -c boot's) stays.
+    rest = [p for p in sys.path if p and os.path.abspath(p) != package_folder]
     front = [config["agent_dir"], config["course_dir"]] + config["extra_path"]
     sys.path[:] = front + [p for p in rest if p not in front]
     sys.argv[:] = [config["agent_path"]]
