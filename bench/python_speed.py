@@ -60,8 +60,8 @@ def import_both(build, course):
 
 
 def walk_ours(position, depth):
-    """Perft walked in Python through legal_moves(), copy() and play() (tests/python's
-    test_position.py checks it against the C++ perft)."""
+    """Perft walked in Python through legal_moves(), copy() and play() (the same walk as
+    tests/python/test_position.py's, which checks it against the C++ perft)."""
     moves = position.legal_moves()
     if depth == 1:
         return len(moves)

@@ -80,7 +80,7 @@ else:
 
     # Python-side methods of the C++ class (the C++ side knows nothing of the course or SVG).
     Position.from_course_state = staticmethod(course.position_from_course_state)
-    Position._repr_svg_ = svg.board
+    Position._repr_svg_ = lambda position: str(svg.board(position))
 
     __all__ = ["Position", "CELLS", "COLOURS", "KINDS", "PLIES", "START_FEN", "__version__",
                "course", "notation", "svg"]

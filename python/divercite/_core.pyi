@@ -55,9 +55,23 @@ class Position:
         Raises ValueError with the reason on a malformed move ("XX99", "RC1"), a kind that
         does not match the cell, an occupied cell, a piece the player has none left of, or a
         finished game; TypeError if `move` is not a str. The position is then unchanged.
+        The move goes on `move_stack`, which `pop` takes back.
         """
+    def push(self, move: str) -> None:
+        """play(move), as python-chess names it."""
+    def pop(self) -> str:
+        """Takes back the last move of `move_stack` (the position, scores, last move and
+        hash are again what they were before it) and returns it; IndexError when the stack
+        is empty. Keeps no copy of the caller's: a walk of the move tree is push/pop."""
+    def peek(self) -> str:
+        """The last move of `move_stack`; IndexError when the stack is empty."""
+    @property
+    def move_stack(self) -> List[str]:
+        """The moves played on this object (play, push, from_moves), oldest first, as a new
+        list; [] for a position read from a string or a board. Kept by copies and
+        pickling; positions compare equal whatever their stacks."""
     def copy(self) -> Position:
-        """An independent copy (so are copy.copy and copy.deepcopy)."""
+        """An independent copy, its move stack too (so are copy.copy and copy.deepcopy)."""
     @property
     def scores(self) -> Tuple[int, int]:
         """(first player's score, second player's score), as the course code keeps them."""

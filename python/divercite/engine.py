@@ -22,7 +22,7 @@ import subprocess
 import threading
 import time
 import weakref
-from typing import Optional, Union
+from typing import List, Optional, Union
 
 from ._protocol import Option, find_option, go_command, parse_info, parse_option_line
 
@@ -32,7 +32,7 @@ except ImportError:  # the compiled rules do not load in this Python (see __init
     Position = None
 
 __all__ = ["Engine", "EngineError", "EngineTerminatedError", "EngineTimeoutError", "Option",
-           "PlayResult", "DEFAULT_SEARCH_TIMEOUT", "TIMEOUT_MARGIN"]
+           "SearchResult", "PlayResult", "DEFAULT_SEARCH_TIMEOUT", "TIMEOUT_MARGIN"]
 
 DEFAULT_SEARCH_TIMEOUT = 300.0  # seconds a search without a clock or movetime may take
 TIMEOUT_MARGIN = 5.0  # seconds past a movetime or a clock before `stop`
@@ -57,12 +57,17 @@ class EngineTimeoutError(EngineError):
 
 
 @dataclasses.dataclass
-class PlayResult:
-    """What the engine answered to one `go`: its move (None for `bestmove (none)` on a
-    finished game) and its last report. `score` is in centipoints from the side to move's
-    view; `bound` is "exact" for a plain score, "lower" or "upper" for a bound; `exact`: the
-    score is the game's exact final margin (`info string exact`); `proven`: the result it
-    proved, "win", "draw" or "loss" (`info string proven`), else None."""
+class SearchResult:
+    """One line of the engine's last report on a search, as play() and analyse() return it.
+
+    `move`: play()'s `bestmove` (None for `bestmove (none)` on a finished game), analyse()'s
+    line's first move. `score`: centipoints of final margin (100 = one point) from the view
+    of `side_to_move` (the side to move in the position searched, "w" or "b"); `margin(side)`
+    gives it in points from either player's view. `bound`: "exact" for a plain score, "lower"
+    or "upper" when the score is a bound (a proof's). `exact`: the score is the game's exact
+    final margin (`info string exact`); `proven`: the result it proved for the side to move,
+    "win", "draw" or "loss" (`info string proven`), else None. `multipv`: the line's rank
+    (1 the best). `info`: the whole `info` line as parsed."""
 
     move: Optional[str]
     score: Optional[int] = None
@@ -70,17 +75,45 @@ class PlayResult:
     exact: bool = False
     proven: Optional[str] = None
     depth: Optional[int] = None
+    seldepth: Optional[int] = None
     nodes: Optional[int] = None
     time_ms: Optional[int] = None
+    multipv: int = 1
     pv: list = dataclasses.field(default_factory=list)
+    side_to_move: Optional[str] = None
     info: dict = dataclasses.field(default_factory=dict)
 
+    def margin(self, side: Optional[str] = None) -> Optional[float]:
+        """The score in points of final margin from `side`'s view: "w" (or "first") for the
+        first player, "b" (or "second") for the second, None for the side to move's. None
+        without a score. A bound stays a bound: a lower one for the side to move is an upper
+        one for the other."""
+        if self.score is None:
+            return None
+        sides = {"w": "w", "first": "w", "b": "b", "second": "b", None: self.side_to_move}
+        if side not in sides:
+            raise ValueError(f"side {side!r}: give 'w' or 'first', 'b' or 'second', or None")
+        sign = 1 if sides[side] == self.side_to_move else -1
+        return sign * self.score / 100
 
-def _line(report: dict) -> dict:
-    """One line of analyse(): its info's keys, its first move, whether exact, what proven."""
+
+# The result of play() (the name it had before analyse() returned the same shape).
+PlayResult = SearchResult
+
+
+def _result(report: dict, side_to_move: Optional[str], move: Optional[str] = None,
+            rank: int = 1) -> SearchResult:
+    """A SearchResult of one line of a report ({"info", "exact", "proven"}); `move` the
+    bestmove, else the line's first move."""
     info = report.get("info", {})
-    return {**info, "move": (info.get("pv") or [None])[0],
-            "exact": report.get("exact", False), "proven": report.get("proven")}
+    pv = info.get("pv", [])
+    return SearchResult(move=move if move is not None else (pv[0] if pv else None),
+                        score=info.get("score"), bound=info.get("bound"),
+                        exact=report.get("exact", False), proven=report.get("proven"),
+                        depth=info.get("depth"), seldepth=info.get("seldepth"),
+                        nodes=info.get("nodes"), time_ms=info.get("time"),
+                        multipv=info.get("multipv", rank), pv=pv, side_to_move=side_to_move,
+                        info=info)
 
 
 def _read_lines(pipe, sink) -> None:
@@ -250,7 +283,7 @@ class Engine:
         self._exchange(["ucinewgame", "isready"], "readyok")
 
     def play(self, position, *, timeout: Optional[float] = None, grace: float = STOP_GRACE,
-             **limits) -> PlayResult:
+             **limits) -> SearchResult:
         """Searches `position` (a divercite.Position or a position string) within `limits`
         (movetime, depth, nodes, wtime, btime, winc, binc in ms or plies; prove=True for `go
         prove`; searchmoves=[moves] to search only those); at least one of the first
@@ -263,20 +296,15 @@ class Engine:
 
         Without the compiled rules (divercite._core built for another Python), positions are
         strings and the move is not checked against the legal moves: the caller checks it."""
-        position, move, reports = self._search(position, limits, timeout, grace)
-        report = reports.get(1, {})
-        info = report.get("info", {})
-        return PlayResult(move=move, score=info.get("score"), bound=info.get("bound"),
-                          exact=report.get("exact", False), proven=report.get("proven"),
-                          depth=info.get("depth"), nodes=info.get("nodes"),
-                          time_ms=info.get("time"), pv=info.get("pv", []), info=info)
+        side_to_move, move, reports = self._search(position, limits, timeout, grace)
+        return _result(reports.get(1, {}), side_to_move, move)
 
     def analyse(self, position, *, multipv: int = 1, timeout: Optional[float] = None,
-                grace: float = STOP_GRACE, **limits):
-        """Searches as play() does and returns the final report as a dict: parse_info's
-        keys (`score`, `bound`, `depth`, `pv`, ...), `move` (the line's first move),
-        `exact` and `proven`. With multipv=N > 1, a list of such dicts, best first, one per
-        line the engine reported (N, or fewer when the position has fewer moves up to
+                grace: float = STOP_GRACE,
+                **limits) -> Union[SearchResult, List[SearchResult]]:
+        """Searches as play() does and returns the final report's line as a SearchResult
+        (its `move` the line's first move). With multipv=N > 1, a list of them, best first,
+        one per line the engine reported (N, or fewer when the position has fewer moves up to
         symmetry; each line's score is its own move's), which needs an engine with the
         option MultiPV (EngineError otherwise)."""
         if multipv != 1 or self._multipv != 1:
@@ -284,9 +312,10 @@ class Engine:
                 raise EngineError(f"{self.name}: the engine has no MultiPV option, so it "
                                   f"analyses one line only: use multipv=1")
             self.configure({"MultiPV": multipv})
-        _, _, reports = self._search(position, limits, timeout, grace)
-        lines = [_line(report) for _, report in sorted(reports.items())]
-        return lines if multipv > 1 else (lines[0] if lines else _line({}))
+        side_to_move, _, reports = self._search(position, limits, timeout, grace)
+        lines = [_result(report, side_to_move, rank=rank)
+                 for rank, report in sorted(reports.items())]
+        return lines if multipv > 1 else (lines[0] if lines else _result({}, side_to_move))
 
     def _search(self, position, limits: dict, timeout: Optional[float], grace: float):
         if Position is not None and not isinstance(position, Position):
@@ -309,13 +338,13 @@ class Engine:
         if len(words) < 2:
             raise EngineError(f"{self.name}: '{line}' names no move{said}")
         if Position is None:
-            return position, (None if words[1] == "(none)" else words[1]), reports
+            return side_to_move, (None if words[1] == "(none)" else words[1]), reports
         if words[1] == "(none)" and position.is_over():
-            return position, None, reports
+            return side_to_move, None, reports
         if words[1] not in position.legal_moves():
             raise EngineError(f"{self.name}: '{line}' is not a legal move in "
                               f"{fen}{said}")
-        return position, words[1], reports
+        return side_to_move, words[1], reports
 
     def _await_bestmove(self, command: str, deadline: float, grace: float,
                         timeout: float):

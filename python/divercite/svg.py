@@ -1,4 +1,4 @@
-"""Pictures of positions as SVG strings, drawn as the course's GUI draws the board.
+"""Pictures of positions as SVG, drawn as the course's GUI draws the board.
 
 >>> import divercite
 >>> from divercite import svg
@@ -6,6 +6,9 @@
 >>> picture = svg.board(position, arrow="GR13")
 >>> picture.startswith("<svg") and picture.count('class="cell ') == 41
 True
+
+`board` returns an `SvgPicture`: the SVG text as a `str` (written to a file, embedded in a page),
+which draws itself in Jupyter as a picture, as python-chess's `chess.svg.board` does.
 
 The drawing is the C++ one (tools/board_svg/, bound as `divercite._core.board_svg`): its
 pieces are the templates of the board's skeleton (`skeleton()`) that `web/board.js` places on
@@ -27,9 +30,16 @@ from __future__ import annotations
 from typing import Optional, Tuple, Union
 
 from ._core import BOARD_SVG_CANVAS, board_skeleton_svg, board_svg, cell_centre as _cell_centre
+from .notation import CELLS  # noqa: F401  (the cells a picture draws, as before)
 
 CANVAS = BOARD_SVG_CANVAS
-CELLS = [(row, col) for row in range(9) for col in range(9) if abs(row - 4) + abs(col - 4) <= 4]
+
+
+class SvgPicture(str):
+    """SVG text that Jupyter (IPython's rich display) draws as a picture."""
+
+    def _repr_svg_(self) -> str:
+        return str(self)
 
 
 def cell_centre(row: int, col: int) -> Tuple[float, float]:
@@ -38,8 +48,8 @@ def cell_centre(row: int, col: int) -> Tuple[float, float]:
 
 
 def board(position, arrow: Optional[str] = None, last_move: Union[bool, str, None] = True,
-          size: Optional[int] = 400) -> str:
-    """The SVG picture of `position` (a `divercite.Position`).
+          size: Optional[int] = 400) -> SvgPicture:
+    """The SVG picture of `position` (a `divercite.Position`), as an `SvgPicture` (a str).
 
     `arrow`: a move string (the side to move's) drawn as an arrow onto its cell, e.g. a
     suggested move; `last_move`: True marks the position's own `last_move` when it knows it,
@@ -48,10 +58,10 @@ def board(position, arrow: Optional[str] = None, last_move: Union[bool, str, Non
     not a move string.
     """
     marked = position.last_move if last_move is True else (last_move or None)
-    return board_svg(position, arrow, marked, size)
+    return SvgPicture(board_svg(position, arrow, marked, size))
 
 
-def skeleton(size: Optional[int] = None) -> str:
+def skeleton(size: Optional[int] = None) -> SvgPicture:
     """The board without pieces, which `web/board.js` fills in from position strings
     (`DiverciteBoard.mount(container, skeleton())`, then `board.show(position.fen())`): the
     cells as `board` draws them and, in its `<defs>`, the template of every piece look, of the
@@ -61,4 +71,4 @@ def skeleton(size: Optional[int] = None) -> str:
     >>> picture.count('class="cell ') == 41 and 'class="piece' not in picture
     True
     """
-    return board_skeleton_svg(size)
+    return SvgPicture(board_skeleton_svg(size))

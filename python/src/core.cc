@@ -31,9 +31,20 @@ namespace {
 // What Python holds: a Position and the last move this object played (play, from_moves), for
 // divercite.svg to mark. The rules' Position keeps no history (it is one cache line); a
 // position read from a string or a board has no last move.
+// What push() changed, for pop(): the position is 64 bytes, so keeping it beats undoing
+// each incremental update (scores, tie-break, key) by hand.
+struct PlayedMove {
+  Position before;
+  Move move;
+  Move last_move_before;
+};
+
 struct BoundPosition {
   Position position;
   Move last_move = Move::None();
+  // The moves played on this object (play/push, from_moves), oldest first: python-chess's
+  // move_stack. A position read from a string or a board starts with none.
+  std::vector<PlayedMove> stack = {};
   friend bool operator==(const BoundPosition& a, const BoundPosition& b) {
     return a.position == b.position;  // the pieces make the position, not how it was reached
   }
@@ -76,6 +87,13 @@ py::list LegalMoveList(const Position& position) {
 }
 
 // Plays `value` (a move string) or raises, leaving the position as it was.
+// Plays a legal move, keeping what pop() restores.
+void Push(BoundPosition& bound, Move move) {
+  bound.stack.push_back({bound.position, move, bound.last_move});
+  bound.position.Play(move);
+  bound.last_move = move;
+}
+
 void PlayText(BoundPosition& bound, py::handle value) {
   Position& position = bound.position;
   const std::string text = Text(value, "a move");
@@ -87,8 +105,23 @@ void PlayText(BoundPosition& bound, py::handle value) {
   }
   const absl::Status legal = position.CheckLegal(*move);
   if (!legal.ok()) throw py::value_error(std::string(legal.message()));
-  position.Play(*move);
-  bound.last_move = *move;
+  Push(bound, *move);
+}
+
+// Takes back the last move of the stack: IndexError when there is none.
+py::object Pop(BoundPosition& bound) {
+  if (bound.stack.empty()) throw py::index_error("pop from an empty move stack");
+  const PlayedMove played = bound.stack.back();
+  bound.stack.pop_back();
+  bound.position = played.before;
+  bound.last_move = played.last_move_before;
+  return MoveStrings()[played.move.Index()];
+}
+
+py::list MoveStack(const BoundPosition& bound) {
+  py::list moves;
+  for (const PlayedMove& played : bound.stack) moves.append(MoveStrings()[played.move.Index()]);
+  return moves;
 }
 
 BoundPosition FromMoves(py::handle moves) {
@@ -105,8 +138,9 @@ BoundPosition FromMoves(py::handle moves) {
   const std::vector<absl::string_view> views(texts.begin(), texts.end());
   absl::StatusOr<Position> position = PlayMoveTexts(Position::Start(), views);
   if (!position.ok()) throw py::value_error(std::string(position.status().message()));
-  BoundPosition bound{*position};
-  if (!texts.empty()) bound.last_move = *ParseMove(texts.back());  // played, so well formed
+  // Played, so well formed and legal: played again onto the stack.
+  BoundPosition bound{Position::Start()};
+  for (const std::string& text : texts) Push(bound, *ParseMove(text));
   return bound;
 }
 
@@ -207,8 +241,19 @@ py::object LastMove(const BoundPosition& bound) {
   return MoveStrings()[bound.last_move.Index()];
 }
 
-// Pickled as (position string, last move or None); a bare position string (pickles made before
-// the last move was kept) is read too.
+// Pickled as (the position before the move stack, its last move or None, the move stack):
+// the stack is played again. Older pickles are read too: (position string, last move or None),
+// and a bare position string.
+py::object Pickle(const BoundPosition& bound) {
+  BoundPosition root = bound;
+  root.stack.clear();
+  if (!bound.stack.empty()) {
+    root.position = bound.stack.front().before;
+    root.last_move = bound.stack.front().last_move_before;
+  }
+  return py::make_tuple(ToPositionString(root.position), LastMove(root), MoveStack(bound));
+}
+
 BoundPosition Unpickle(py::handle state) {
   if (py::isinstance<py::str>(state)) return {Parse(state.cast<std::string>())};
   const py::tuple fields = py::reinterpret_borrow<py::tuple>(state);
@@ -217,6 +262,9 @@ BoundPosition Unpickle(py::handle state) {
     absl::StatusOr<Move> move = ParseMove(fields[1].cast<std::string>());
     if (!move.ok()) throw py::value_error(std::string(move.status().message()));
     bound.last_move = *move;
+  }
+  if (fields.size() > 2) {
+    for (py::handle move : fields[2]) PlayText(bound, move);
   }
   return bound;
 }
@@ -284,8 +332,26 @@ PYBIND11_MODULE(_core, m) {
       .def(
           "play", [](BoundPosition& b, py::object move) { divercite::PlayText(b, move); },
           py::arg("move"),
-          "Plays a move string ('RC14'); ValueError with the reason on a malformed or illegal "
-          "one, the position unchanged.")
+          "Plays a move string ('RC14') and puts it on the move stack; ValueError with the "
+          "reason on a malformed or illegal one, the position unchanged.")
+      .def(
+          "push", [](BoundPosition& b, py::object move) { divercite::PlayText(b, move); },
+          py::arg("move"), "play(move), as python-chess names it.")
+      .def(
+          "pop", [](BoundPosition& b) { return divercite::Pop(b); },
+          "Takes back the last move of the move stack and returns it; IndexError when the "
+          "stack is empty.")
+      .def(
+          "peek",
+          [](const BoundPosition& b) {
+            if (b.stack.empty()) throw py::index_error("peek at an empty move stack");
+            return divercite::MoveStrings()[b.stack.back().move.Index()];
+          },
+          "The last move of the move stack; IndexError when the stack is empty.")
+      .def_property_readonly(
+          "move_stack", [](const BoundPosition& b) { return divercite::MoveStack(b); },
+          "The moves played on this position (play, push, from_moves), oldest first: a new "
+          "list. A position read from a string or a board starts with none.")
       .def(
           "copy", [](const BoundPosition& b) { return b; }, "An independent copy.")
       .def("__copy__", [](const BoundPosition& b) { return b; })
@@ -349,12 +415,8 @@ PYBIND11_MODULE(_core, m) {
              picture.pop_back();  // print() adds the last line's end
              return picture;
            })
-      .def(py::pickle(
-          [](const BoundPosition& b) {
-            return py::object(
-                py::make_tuple(divercite::ToPositionString(b.position), divercite::LastMove(b)));
-          },
-          [](py::object state) { return divercite::Unpickle(state); }));
+      .def(py::pickle([](const BoundPosition& b) { return divercite::Pickle(b); },
+                      [](py::object state) { return divercite::Unpickle(state); }));
 
   m.def(
       "board_svg",

@@ -70,8 +70,13 @@ def test_proven_win_bounds_the_score(engine):
 
 def test_analyse_one_line_and_no_multipv(engine):
     info = engine.analyse(divercite.Position(NEAR_END), depth=20)
-    assert info["score"] == 300 and info["exact"] is True and info["proven"] == "win"
-    assert info["move"] == "GR44" == info["pv"][0]
+    assert info.score == 300 and info.exact is True and info.proven == "win"
+    assert info.move == "GR44" == info.pv[0]
+    # The margin from either player's view: NEAR_END has the first player to move.
+    assert info.side_to_move == "w" and info.margin() == info.margin("first") == 3.0
+    assert info.margin("b") == info.margin("second") == -3.0
+    with pytest.raises(ValueError, match="give 'w' or 'first'"):
+        info.margin("white")
     with fake("good") as no_multipv:
         with pytest.raises(EngineError, match="the engine has no MultiPV option"):
             no_multipv.analyse(divercite.Position(), depth=2, multipv=3)

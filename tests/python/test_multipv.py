@@ -28,47 +28,47 @@ def test_engine_lists_multipv(engine):
 def test_three_lines_best_first(engine):
     lines = engine.analyse(MIDDLE, depth=4, multipv=3)
     assert isinstance(lines, list) and len(lines) == 3
-    moves = [line["move"] for line in lines]
+    moves = [line.move for line in lines]
     assert len(set(moves)) == 3 and set(moves) <= set(MIDDLE.legal_moves())
-    scores = [line["score"] for line in lines]
+    scores = [line.score for line in lines]
     assert scores == sorted(scores, reverse=True)
     for rank, line in enumerate(lines, 1):
-        assert line["multipv"] == rank and line["depth"] == 4
-        assert line["pv"][0] == line["move"] and line["bound"] == "exact"
-        assert line["exact"] is False and line["proven"] is None
-    # Back to one line: a dict again, line 1's move.
-    assert engine.analyse(MIDDLE, depth=4)["move"] == moves[0]
+        assert line.multipv == rank and line.depth == 4
+        assert line.pv[0] == line.move and line.bound == "exact"
+        assert line.exact is False and line.proven is None
+    # Back to one line: a SearchResult again, line 1's move.
+    assert engine.analyse(MIDDLE, depth=4).move == moves[0]
 
 
 def test_each_line_near_the_end_is_its_moves_exact_value(engine):
     lines = engine.analyse(NEAR_END, depth=40, multipv=6)
     assert len(lines) == 6
     for line in lines:
-        assert line["exact"] is True and line["bound"] == "exact" and line["depth"] == 10
+        assert line.exact is True and line.bound == "exact" and line.depth == 10
         child = NEAR_END.copy()
-        child.play(line["move"])
-        assert line["score"] == -engine.analyse(child, depth=40)["score"], line["move"]
+        child.play(line.move)
+        assert line.score == -engine.analyse(child, depth=40).score, line.move
     # Every move ranked: more lines asked for than there are moves.
     every = engine.analyse(NEAR_END, depth=40, multipv=164)
-    assert len(every) == 27 == len({line["move"] for line in every})
-    assert [line["score"] for line in every[:6]] == [line["score"] for line in lines]
-    assert {line["score"] for line in every} == {300, 200, 100}
+    assert len(every) == 27 == len({line.move for line in every})
+    assert [line.score for line in every[:6]] == [line.score for line in lines]
+    assert {line.score for line in every} == {300, 200, 100}
 
 
 def test_proven_lines_are_bounds(engine):
     lines = engine.analyse(NEAR_END, movetime=5000, prove=True, multipv=3)
     assert len(lines) == 3
     for line in lines:
-        assert line["proven"] == "win" and line["bound"] == "lower" and line["score"] >= 100
+        assert line.proven == "win" and line.bound == "lower" and line.score >= 100
         child = NEAR_END.copy()
-        child.play(line["move"])
-        assert line["score"] <= -engine.analyse(child, depth=40)["score"], line["move"]
+        child.play(line.move)
+        assert line.score <= -engine.analyse(child, depth=40).score, line.move
 
 
 def test_searchmoves(engine):
     assert engine.play(MIDDLE, depth=3, searchmoves=["YR84"]).move == "YR84"
     lines = engine.analyse(MIDDLE, depth=3, multipv=3, searchmoves=["YR84", "GR13", "BC36"])
-    assert sorted(line["move"] for line in lines) == ["BC36", "GR13", "YR84"]
+    assert sorted(line.move for line in lines) == ["BC36", "GR13", "YR84"]
     with pytest.raises(EngineError, match="searchmoves: illegal move RC14"):
         engine.play(MIDDLE, depth=3, searchmoves=["GR13", "RC14"])
     with pytest.raises(ValueError, match="a non-empty list of moves"):
@@ -82,4 +82,4 @@ def test_multipv_refused_values(engine):
         engine.analyse(MIDDLE, depth=2, multipv=0)
     with pytest.raises(ValueError, match="MultiPV: 165 is out of range"):
         engine.configure({"MultiPV": 165})
-    assert engine.analyse(MIDDLE, depth=2)["move"] in MIDDLE.legal_moves()
+    assert engine.analyse(MIDDLE, depth=2).move in MIDDLE.legal_moves()

@@ -5,16 +5,36 @@ import copy
 import os
 import pickle
 import re
-import sys
 
 import pytest
 
 import divercite
 from reference_data import REPO, reference_games, reference_perft
 
-# The Python walk bench/python_speed.py times (legal_moves(), copy(), play()): checked here.
-sys.path.insert(0, os.path.join(REPO, "bench"))
-from python_speed import walk_ours as walk  # noqa: E402
+
+def walk(position, depth):
+    """Perft walked in Python through legal_moves(), copy() and play()."""
+    if depth == 0:
+        return 1
+    nodes = 0
+    for move in position.legal_moves():
+        child = position.copy()
+        child.play(move)
+        nodes += walk(child, depth - 1)
+    return nodes
+
+
+def walk_back(position, depth):
+    """Perft walked in Python through legal_moves(), push() and pop()."""
+    if depth == 0:
+        return 1
+    nodes = 0
+    for move in position.legal_moves():
+        position.push(move)
+        nodes += walk_back(position, depth - 1)
+        position.pop()
+    return nodes
+
 
 START = "1/3/5/7/9/7/5/3/1 w"
 GAMES = reference_games()
@@ -65,6 +85,7 @@ def test_python_walk_agrees_with_perft(entry):
     position = divercite.Position.from_moves(entry["moves"])
     depth = 3 if position.ply >= 30 else 2
     assert walk(position, depth) == position.perft(depth) == entry["perft"][str(depth)]
+    assert walk_back(position, depth) == position.perft(depth)
 
 
 def test_perft_edges():
@@ -322,3 +343,43 @@ def test_last_move():
     assert position.last_move == "GC23"
     assert divercite.Position(position.fen()).last_move is None
     assert divercite.Position(position.fen()) == position
+
+
+def test_push_and_pop_walk_a_game_back_to_its_start():
+    moves = GAMES[0]["moves"]
+    position, states = divercite.Position(), []
+    for move in moves:
+        states.append(state(position))
+        position.push(move)
+        assert position.peek() == move == position.last_move
+    assert position.move_stack == moves and position.is_over()
+    for move, before in zip(reversed(moves), reversed(states)):
+        assert position.pop() == move
+        assert state(position) == before
+    assert position.move_stack == [] and position.last_move is None
+    with pytest.raises(IndexError, match="empty move stack"):
+        position.pop()
+    with pytest.raises(IndexError, match="empty move stack"):
+        position.peek()
+
+
+def test_a_push_pop_walk_leaves_the_stack_as_it_was():
+    position = divercite.Position.from_moves(GAMES[1]["moves"][:30])
+    before = state(position)
+    assert walk_back(position, 3) == position.perft(3)
+    assert position.move_stack == GAMES[1]["moves"][:30] and state(position) == before
+
+
+def test_the_move_stack_is_copied_pickled_and_not_compared():
+    position = divercite.Position.from_moves(GAMES[2]["moves"][:5])
+    copy = position.copy()
+    copy.pop()
+    assert position.move_stack == GAMES[2]["moves"][:5] and len(copy.move_stack) == 4
+    again = pickle.loads(pickle.dumps(position))
+    assert again.move_stack == position.move_stack and again.last_move == position.last_move
+    assert again.pop() == position.pop() and again == position
+    read = divercite.Position(position.fen())
+    assert read == position and read.move_stack == [] and read.last_move is None
+    # A pickle of the former (position string, last move) form still reads.
+    assert pickle.loads(pickle.dumps(read)) == read
+    assert state(position) == state(copy)

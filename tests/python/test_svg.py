@@ -57,6 +57,10 @@ def test_size_and_jupyter():
     assert root.tag == f"{NS}svg" and root.get("width") == "250"
     assert ET.fromstring(svg.board(position, size=None)).get("width") is None
     assert position._repr_svg_() == svg.board(position)
+    # What IPython shows: the picture itself, and its text is still the SVG.
+    picture = svg.board(position)
+    assert isinstance(picture, str) and picture._repr_svg_() == str(picture)
+    assert type(position._repr_svg_()) is str
 
 
 def test_cells_where_the_course_s_gui_draws_them():

@@ -1,0 +1,177 @@
+"""Matches and round robins from Python, played by the match runner `divercite-match`.
+
+    from divercite import match
+    result = match.run([match.Player("divercite", name="engine", st=0.05),
+                        match.Player("divercite", name="greedy", options={"Agent": "greedy"})],
+                       games=2, openings="random plies=2", seed=8175)
+    for game in result.records:           # divercite.records.GameRecord, one per game
+        print(game.p1, game.p2, game.result)
+    for standing in result.standings:     # Bradley-Terry Elo, points, ms per move
+        print(standing.name, standing.points, round(standing.elo))
+
+The runner does the work (clocks, openings, colours, adjudication, crashes, its records and
+report); this module builds its command line, runs it, and reads back what it wrote: the
+records (its -records file) and the standings (`divercite-match -ratings`). A player's
+program is `divercite` by default, found as the runner is: beside this package (a pip or
+cmake install, a build tree), then DIVERCITE_ENGINE (DIVERCITE_MATCH for the runner), then
+PATH.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import List, Mapping, Optional, Sequence, Union
+
+from . import programs
+from .records import GameRecord, read_records
+
+__all__ = ["Player", "Standing", "MatchResult", "MatchError", "run", "ratings", "runner"]
+
+PathLike = Union[str, os.PathLike]
+
+
+class MatchError(RuntimeError):
+    """The runner refused the match or failed; the message ends with what it printed."""
+
+
+@dataclasses.dataclass
+class Player:
+    """One engine of the match: `-engine cmd=... name=... arg=... option.X=V <limit>`.
+
+    `cmd` is a program's path or name (`divercite`, the default, is found as `runner()` is);
+    `args` its arguments; `options` the protocol options set before each game (checked by the
+    runner against those the engine lists). The limit is one of `tc` (a clock, seconds:
+    "10+0.1", 900, or "inf": the engine's own schedule), `st` (seconds a move), `depth`,
+    `nodes`; none is `tc=inf`."""
+
+    cmd: PathLike = "divercite"
+    name: Optional[str] = None
+    args: Sequence[str] = ()
+    options: Mapping[str, object] = dataclasses.field(default_factory=dict)
+    tc: Union[str, float, None] = None
+    st: Optional[float] = None
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+
+    def arguments(self) -> List[str]:
+        """The words of this player's `-engine` flag, after it."""
+        limits = {key: value for key, value in (("tc", self.tc), ("st", self.st),
+                                                ("depth", self.depth), ("nodes", self.nodes))
+                  if value is not None}
+        if len(limits) > 1:
+            raise ValueError(f"player {self.name or self.cmd}: one limit of tc, st, depth and "
+                             f"nodes, not {', '.join(limits)}")
+        cmd = os.fspath(self.cmd)
+        if cmd == "divercite":
+            cmd = programs.find("divercite", "DIVERCITE_ENGINE")
+        words = [f"cmd={cmd}"]
+        if self.name is not None:
+            words.append(f"name={self.name}")
+        words += [f"arg={argument}" for argument in self.args]
+        words += [f"option.{key}={_option_text(value)}" for key, value in self.options.items()]
+        key, value = next(iter(limits.items()), ("tc", "inf"))
+        return words + [f"{key}={value}"]
+
+
+@dataclasses.dataclass
+class Standing:
+    """One engine's line of the standings (`divercite-match -ratings`): its Bradley-Terry
+    Elo over all its games, its points, games, score (points per game) and mean ms a move."""
+
+    name: str
+    elo: float
+    points: float
+    games: int
+    score: float
+    ms_per_move: Optional[float] = None
+
+
+@dataclasses.dataclass
+class MatchResult:
+    """What a match left: every finished game's record (those of earlier runs of the same
+    records file too: the runner resumes), the standings over them, the runner's text, and
+    the records file (None for a temporary one, deleted)."""
+
+    records: List[GameRecord]
+    standings: List[Standing]
+    records_path: Optional[Path]
+    output: str
+
+
+def _option_text(value) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def runner() -> str:
+    """The match runner `divercite-match` (see programs.find)."""
+    return programs.find("divercite-match", "DIVERCITE_MATCH")
+
+
+def _run(command: List[str], timeout: Optional[float]) -> str:
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as expired:
+        raise MatchError(f"divercite-match did not finish within {timeout} s: "
+                         f"{' '.join(command)}") from expired
+    if done.returncode != 0:
+        said = "\n".join((done.stderr or done.stdout).strip().splitlines()[-8:])
+        raise MatchError(f"divercite-match exited with status {done.returncode}: {said}")
+    return done.stdout
+
+
+def ratings(*records_files: PathLike, timeout: Optional[float] = 60) -> List[Standing]:
+    """The standings of the games in these records files (`divercite-match -ratings`), best
+    first; the engines are told apart by name."""
+    if not records_files:
+        raise ValueError("ratings: give one or more records files")
+    output = _run([runner(), "-ratings", *map(os.fspath, records_files)], timeout)
+    fields = {field.name for field in dataclasses.fields(Standing)}
+    return [Standing(**{key: value for key, value in entry.items() if key in fields})
+            for entry in json.loads(output)["engines"]]
+
+
+def run(players: Sequence[Player], *, games: int = 2, rounds: int = 1, repeat: bool = True,
+        tournament: Optional[str] = None, openings: Optional[str] = None,
+        seed: Optional[int] = None, concurrency: Optional[int] = None,
+        records: Optional[PathLike] = None, extra: Sequence[str] = (),
+        timeout: Optional[float] = None) -> MatchResult:
+    """Plays a match (two players) or a tournament (more: `tournament` "roundrobin", the
+    default for more than two, or "gauntlet") with `divercite-match` and returns its records
+    and standings.
+
+    `games` x `rounds` games a pair; `repeat` plays each opening with both colours;
+    `openings`: the runner's words, "random plies=N" or "file=PATH [order=random]"; `seed`,
+    `concurrency` (games at once): the runner's flags; `records`: the records file (kept, and
+    resumed if it exists), else a temporary one, deleted; `extra`: more of the runner's
+    flags, as words (["-adjudicate", "exact", "plies=4"]). MatchError with the runner's last
+    lines if it refuses the match (an option an engine does not take, an engine that does not
+    start) or fails; `timeout` (seconds) bounds the whole match."""
+    if len(players) < 2:
+        raise ValueError("a match needs two players or more")
+    command = [runner()]
+    for player in players:
+        command += ["-engine", *player.arguments()]
+    if tournament is None and len(players) > 2:
+        tournament = "roundrobin"
+    if tournament is not None:
+        command += ["-tournament", tournament]
+    command += ["-games", str(games), "-rounds", str(rounds)] + (["-repeat"] if repeat else [])
+    if openings is not None:
+        command += ["-openings", *openings.split()]
+    if seed is not None:
+        command += ["-seed", str(seed)]
+    if concurrency is not None:
+        command += ["-concurrency", str(concurrency)]
+    with tempfile.TemporaryDirectory(prefix="divercite_match_") as folder:
+        path = Path(records) if records is not None else Path(folder) / "records.jsonl"
+        output = _run(command + ["-records", str(path), *extra], timeout)
+        games_played = list(read_records(path)) if path.exists() else []
+        standings = ratings(path) if games_played else []
+    return MatchResult(records=games_played, standings=standings,
+                       records_path=Path(records) if records is not None else None, output=output)
