@@ -18,9 +18,9 @@ than that after the click (ctest seahorse_gui_human_pace: 2 moves, 3.5 s).
 --pace sets DIVERCITE_PACE (auto, the default: the player sees the human and answers at a
 human's pace; clock: the full clock, as before the human pace, 42-45 s a move at first).
 
-The page runs in Debian's chromium as bench/course_gui.py opens it: no network but
+The page runs in Debian's chromium as tests/browser/course_gui.py opens it: no network but
 localhost, its two CDN scripts answered from local files (Debian's jQuery, and the socket.io
-client of bench/gui_page/, `npm ci --prefix bench/gui_page`).
+client of tests/browser/gui_page/, `npm ci --prefix tests/browser/gui_page`).
 """
 
 from __future__ import annotations
@@ -35,8 +35,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from course_gui import (COURSE, PAGE, REPO, Page, cell_centre, free_port, listening, missing,
-                        open_page, piece_centre, wait_for)
+# The course's page in headless Chromium: the tests' helper, tests/browser/course_gui.py.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+from course_gui import (COURSE, PAGE, REPO, Page, cell_centre, free_port,  # noqa: E402
+                        listening, missing, open_page, piece_centre, wait_for)
 
 PLAYER = REPO / "tools" / "seahorse" / "divercite_player.py"
 

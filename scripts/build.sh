@@ -4,5 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+# The tests and the Python package on, whatever the tree had (scripts/main.sh builds the same
+# tree without them).
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDIVERCITE_TESTS=ON \
+  -DDIVERCITE_PYTHON_PACKAGE=ON "$@" >/dev/null
 cmake --build build

@@ -13,7 +13,7 @@
 #            format and Python checks, the course framework's Python packages
 #            (tests/seahorse/ runs the course's own code), and for the course's web GUI in
 #            headless Chromium: chromium, jQuery, and the page's socket.io client from the
-#            npm registry (bench/gui_page/); the JavaScript linter, ESLint, from the npm
+#            npm registry (tests/browser/gui_page/); the JavaScript linter, ESLint, from the npm
 #            registry (web/package.json)
 #   shards   the shard tests' cluster: Slurm, munge, GNU parallel
 #   plots    pictures of matches and analyses: matplotlib
@@ -96,9 +96,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # The GUI page's socket.io client, the exact version its SRI hash names (package-lock.json).
-page="$(dirname "$0")/../bench/gui_page"
+page="$(dirname "$0")/../tests/browser/gui_page"
 if $gui_page && [ ! -d "$page/node_modules/socket.io-client" ]; then
-  echo "Installing the GUI page's npm packages in bench/gui_page/"
+  echo "Installing the GUI page's npm packages in tests/browser/gui_page/"
   npm ci --prefix "$page" --no-audit --no-fund --loglevel=error
 fi
 

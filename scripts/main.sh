@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
-# The main job: build, then a short match of our engine against the course's best agent,
-# skypiea_v5 (untimed, its full depth schedule), both colours on each opening.
+# The main job: a short match of our engine against the course's best agent, skypiea_v5
+# (untimed, its full depth schedule), both colours on each opening.
+#
+# Installs only what the match needs (the tier "tools" of scripts/install-deps.sh: a compiler,
+# CMake, Ninja, Abseil, mimalloc, nlohmann-json, Eigen) and builds only what it runs: the
+# engine and the match runner, in the Release tree build/ (without the tests and the Python
+# package's compiled rules; scripts/build.sh turns them on again).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh -DDIVERCITE_WERROR=OFF
+scripts/install-deps.sh tools
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDIVERCITE_WERROR=OFF \
+  -DDIVERCITE_TESTS=OFF -DDIVERCITE_PYTHON_PACKAGE=OFF >/dev/null
+cmake --build build --target divercite divercite-match
 
 records=build/main-match.jsonl
 rm -f "$records"

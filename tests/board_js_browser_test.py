@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """web/board.js draws the boards that C++ draws: Debian's Chromium, headless, over the DevTools
-protocol (bench/chromium_devtools.py, with tests/review_browser_test.py's error checks).
+protocol (tests/browser/chromium_devtools.py, with tests/review_browser_test.py's error checks).
 
 A page inlines web/board.js (an ES module) and mounts the C++ skeleton (BoardSkeletonSvg, from
 tests/board_svg_print.cc); then, for every ply of reference game 0 and of 3 random games, with

@@ -11,7 +11,7 @@ the index links every game, the page's JSON reads back, the page of a game analy
 --multipv=3 lists the engine's top 3 at a ply and draws the arrow of one clicked, and the
 browser logged no error
 (console errors, uncaught exceptions, failed loads). Screenshots of a game page and of the
-index are kept in --out. The browser is driven by bench/chromium_devtools.py.
+index are kept in --out. The browser is driven by tests/browser/chromium_devtools.py.
 
     review_browser_test.py --analyze build/bin/divercite-analyze --out DIR
 """
@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "bench"))
+sys.path.insert(0, str(REPO / "tests" / "browser"))
 from chromium_devtools import WatchedPage, open_page  # noqa: E402
 
 REFERENCE = Path(os.environ.get("DIVERCITE_REFERENCE_DIR") or REPO.parent / "shared" / "reference")

@@ -21,8 +21,9 @@ from divercite import course
 from divercite.records import read_records
 from reference_data import REPO, match_and_analysis
 
-sys.path.insert(0, os.path.join(REPO, "bench"))
-import course_gui  # noqa: E402  (bench/course_gui.py: the course's page in headless Chromium)
+sys.path.insert(0, os.path.join(REPO, "tests", "browser"))
+# tests/browser/course_gui.py: the course's page in headless Chromium.
+import course_gui  # noqa: E402
 
 
 @pytest.fixture(scope="module")

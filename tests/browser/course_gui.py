@@ -4,7 +4,8 @@ The page is the course's own (divercite/GUI/index.html of DIVERCITE_COURSE_DIR, 
 ../shared/course beside the checkout), opened in place from disk. It loads jQuery and the
 socket.io client from CDNs; the browser gets no network but localhost, and `open_page`
 answers those two requests with Debian's jQuery (libjs-jquery) and the socket.io client the
-page names, with its SRI hash (bench/gui_page/, from npm: `npm ci --prefix bench/gui_page`).
+page names, with its SRI hash (tests/browser/gui_page/, from npm: `npm ci --prefix
+tests/browser/gui_page`).
 
     async with open_page(profile_folder) as page:
         await page.call("Page.navigate", url=PAGE.as_uri())
@@ -30,12 +31,12 @@ from typing import Optional
 import chromium_devtools  # beside this file, on the importer's path
 from chromium_devtools import DevToolsPage
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 COURSE = Path(os.environ.get("DIVERCITE_COURSE_DIR") or REPO.parent / "shared" / "course")
 PAGE = COURSE / "divercite" / "GUI" / "index.html"
 SCRIPTS = {  # what the page loads from CDNs, and the local file that answers it
     "https://cdn.socket.io/4.6.0/socket.io.min.js":
-        REPO / "bench" / "gui_page" / "node_modules" / "socket.io-client" / "dist" /
+        REPO / "tests" / "browser" / "gui_page" / "node_modules" / "socket.io-client" / "dist" /
         "socket.io.min.js",
     "https://cdnjs.cloudflare.com/ajax/libs/jquery/3.6.0/jquery.min.js":
         Path("/usr/share/javascript/jquery/jquery.min.js"),
@@ -68,7 +69,7 @@ def missing() -> Optional[str]:
     for url, path in SCRIPTS.items():
         if not path.is_file():
             return (f"{path} is missing (for {url}): apt-get install libjs-jquery; "
-                    f"npm ci --prefix {REPO / 'bench' / 'gui_page'}")
+                    f"npm ci --prefix {REPO / 'tests' / 'browser' / 'gui_page'}")
     if not shutil.which("chromium"):
         return "no chromium: apt-get install chromium"
     if not PAGE.is_file():

@@ -1,6 +1,6 @@
 """Debian's Chromium, headless, driven over the Chrome DevTools protocol (a websocket).
 
-Shared by bench/course_gui.py (the course's GUI page: bench/gui_human_pace.py and
+Shared by tests/browser/course_gui.py (the course's GUI page: bench/gui_human_pace.py and
 tests/python/test_course_export.py) and tests/review_browser_test.py (divercite-analyze's
 review pages):
 
