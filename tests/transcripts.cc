@@ -1,5 +1,6 @@
 #include "tests/transcripts.h"
 
+#include <algorithm>
 #include <fstream>
 #include <utility>
 
@@ -90,7 +91,9 @@ bool LinesMatch(absl::Span<const std::string> patterns, absl::Span<const std::st
 }
 
 bool IsOpen(const std::vector<std::string>& expected) {
-  return !expected.empty() && expected.back() == kAnyLines;
+  return !expected.empty() &&
+         std::all_of(expected.begin(), expected.end(),
+                     [](const std::string& line) { return line == kAnyLines; });
 }
 
 bool AwaitsBestmove(const std::vector<std::string>& expected) {

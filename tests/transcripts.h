@@ -47,7 +47,7 @@ bool LineMatches(absl::string_view pattern, absl::string_view line);
 // lines (none included).
 bool LinesMatch(absl::Span<const std::string> patterns, absl::Span<const std::string> lines);
 
-// An answer that ends with a `...` line goes on: the next command is sent without waiting.
+// An answer of `...` lines only goes on (a search): the next command is sent without waiting.
 bool IsOpen(const std::vector<std::string>& expected);
 
 // Whether a `bestmove` line is expected.

@@ -88,8 +88,9 @@ def lines_match(patterns, lines):
 
 
 def is_open(expected):
-    """An answer that ends with `...` goes on: the next command is sent without waiting."""
-    return bool(expected) and expected[-1] == ANY_LINES
+    """An answer of `...` lines only goes on (a search): the next command is sent without
+    waiting."""
+    return bool(expected) and all(line == ANY_LINES for line in expected)
 
 
 def awaits_bestmove(expected):
