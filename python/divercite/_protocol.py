@@ -1,5 +1,5 @@
 """The protocol's lines as data, for divercite.engine: `option` lines, their check against a
-value a client means to set, and `info` lines.
+value a client means to set, `info` lines and the answer to a `go` (docs/protocol.md).
 
 Parsing follows the C++ client (tools/client/): an option's name runs up to `type` and may
 hold spaces, as may a default or a `var`; names match whatever their case, values as
@@ -138,6 +138,44 @@ def parse_info(line: str) -> dict:
             continue
         i += 1
     return info
+
+
+ERROR_PREFIX = "info string error:"
+
+
+def read_search(lines) -> dict:
+    """What a client reads of the answer to one `go`, its lines up to `bestmove`, as
+    Engine.play() and analyse() read them: `bestmove` (the word after it, None if no
+    `bestmove` came or it names nothing), `reports` (line k of the last report, k from
+    `multipv`, 1 without it: {"info": parse_info's dict, "exact": `info string exact`
+    followed it, "proven": the `info string proven` word, or None}) and `errors` (the
+    reasons of the `info string error` lines).
+
+    >>> read_search(["info depth 6 score cp 500 pv GR44 RR24", "info string proven win",
+    ...              "info string exact", "bestmove GR44"])["reports"][1]["proven"]
+    'win'
+    """
+    reports: dict = {}
+    errors: list = []
+    current: dict = {}
+    bestmove = None
+    for line in lines:
+        if line.startswith("bestmove"):
+            words = line.split()
+            bestmove = words[1] if len(words) > 1 else None
+            break
+        if line.startswith(ERROR_PREFIX):
+            errors.append(line[len(ERROR_PREFIX):].strip())
+        elif line.startswith("info "):
+            info = parse_info(line)
+            if "score" in info:
+                current = reports[info.get("multipv", 1)] = \
+                    {"info": info, "exact": False, "proven": None}
+            elif info.get("string") == "exact":
+                current["exact"] = True
+            elif info.get("string", "").startswith("proven "):
+                current["proven"] = info["string"].split()[1]
+    return {"bestmove": bestmove, "reports": reports, "errors": errors}
 
 
 def _is_int(text: str) -> bool:

@@ -81,9 +81,13 @@ class ProtocolTest(CourseEngineTestCase):
         self.assertEqual(engine.ask("query p1turn", "response"), ["response true"])
         self.assertEqual(engine.ask("query gameover", "response"), ["response false"])
         self.assertEqual(engine.ask("query result", "response"), ["response none"])
-        # Numeric limits are accepted and ignored.
-        self.assertRegex(engine.ask("go movetime 10 depth 3 nodes 9 movestogo 4 infinite",
+        # Numeric limits are accepted and ignored; infinite holds the move until stop.
+        self.assertRegex(engine.ask("go movetime 10 depth 3 nodes 9 movestogo 4",
                                     "bestmove")[-1], r"^bestmove [RGBY][CR]\d\d$")
+        engine.send("go infinite")
+        time.sleep(0.5)
+        self.assertEqual(engine.ask("isready", "readyok"), ["readyok"])
+        self.assertRegex(engine.ask("stop", "bestmove")[-1], r"^bestmove [RGBY][CR]\d\d$")
         engine.send("quit")
         self.assertEqual(engine.process.wait(timeout=5), 0)
 

@@ -1,46 +1,15 @@
 #include "tools/client/engine_client.h"
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 
 namespace divercite {
-namespace {
-
-constexpr absl::string_view kErrorPrefix = "info string error:";
-
-// An `info ... [multipv k] score cp X [lowerbound|upperbound] ... [pv m1 m2 ...]` line: the
-// line, and k in `rank` (left as it is without `multipv`). None without a score.
-std::optional<EngineLine> ParseScoreLine(const std::vector<absl::string_view>& words, int& rank) {
-  std::optional<EngineLine> line;
-  for (size_t i = 1; i < words.size(); ++i) {
-    if (words[i] == "multipv" && i + 1 < words.size()) {
-      (void)absl::SimpleAtoi(words[i + 1], &rank);
-    } else if (words[i] == "score" && i + 2 < words.size() && words[i + 1] == "cp") {
-      int cp = 0;
-      if (!absl::SimpleAtoi(words[i + 2], &cp)) continue;
-      line.emplace();
-      line->score_cp = cp;
-      const absl::string_view next = i + 3 < words.size() ? words[i + 3] : "";
-      line->score_bound = next == "lowerbound"   ? ScoreBound::kLower
-                          : next == "upperbound" ? ScoreBound::kUpper
-                                                 : ScoreBound::kNone;
-    } else if (words[i] == "pv" && line) {
-      for (size_t j = i + 1; j < words.size(); ++j) line->pv.emplace_back(words[j]);
-      break;
-    }
-  }
-  if (rank < 1) rank = 1;
-  return line;
-}
-
-}  // namespace
 
 std::string EngineSaid(absl::string_view error) {
   return error.empty() ? "" : absl::StrCat(" (engine said: ", error, ")");
@@ -120,14 +89,14 @@ absl::Status EngineClient::SetOptions(absl::Duration timeout) {
     if (status.ok()) status = WaitFor("readyok", timeout, &answers);
     if (!status.ok()) return status;
     for (const std::string& answer : answers) {
-      if (!absl::StartsWith(answer, kErrorPrefix)) continue;
+      if (!absl::StartsWith(answer, kEngineErrorPrefix)) continue;
       const auto& [name, value] = config_.options[i];
-      return Fail(
-          EngineFailure::kOptions,
-          absl::InvalidArgumentError(absl::StrCat(
-              "engine '", config_.name, "': option '", name, "=", value,
-              "' refused: the engine said: ",
-              absl::StripAsciiWhitespace(absl::string_view(answer).substr(kErrorPrefix.size())))));
+      return Fail(EngineFailure::kOptions,
+                  absl::InvalidArgumentError(absl::StrCat(
+                      "engine '", config_.name, "': option '", name, "=", value,
+                      "' refused: the engine said: ",
+                      absl::StripAsciiWhitespace(
+                          absl::string_view(answer).substr(kEngineErrorPrefix.size())))));
     }
   }
   return absl::OkStatus();
@@ -179,8 +148,7 @@ absl::StatusOr<EngineReply> EngineClient::Go(const std::string& position_line,
   absl::Status status = Send(position_line);
   if (status.ok()) status = Send(go_line);
   if (!status.ok()) return Fail(EngineFailure::kCrash, status);
-  EngineReply reply;
-  size_t rank = 0;  // the line (MultiPV k) the last score line opened; 0 before any
+  ReplyReader reader;
   while (true) {
     absl::StatusOr<std::string> line = Receive(start + deadline - absl::Now());
     if (absl::IsDeadlineExceeded(line.status())) {
@@ -198,52 +166,16 @@ absl::StatusOr<EngineReply> EngineClient::Go(const std::string& position_line,
                   absl::UnavailableError(absl::StrCat(config_.name, " exited during its move (",
                                                       line.status().message(), ")")));
     }
-    const std::vector<absl::string_view> words = absl::StrSplit(*line, ' ', absl::SkipEmpty());
-    if (words.empty()) continue;
-    if (words[0] == "bestmove") {
-      reply.elapsed = absl::Now() - start;
-      if (words.size() < 2) {
-        return Fail(EngineFailure::kGarbage,
-                    absl::InvalidArgumentError(absl::StrCat(
-                        config_.name, ": '", *line, "' names no move", EngineSaid(reply.error))));
-      }
-      reply.bestmove = std::string(words[1]);
-      return reply;
-    }
-    if (words[0] != "info") continue;  // anything else is ignored, as in UCI
-    // Why the engine could not play (its own words), for the record of a lost game.
-    if (absl::StartsWith(*line, kErrorPrefix)) {
-      reply.error = std::string(
-          absl::StripAsciiWhitespace(absl::string_view(*line).substr(kErrorPrefix.size())));
-    }
-    if (words.size() >= 2 && words[1] != "string") {
-      // A score line opens line k of a report (`multipv k`, 1 without it), line 1 a new
-      // report; the `info string exact` / `proven` lines that follow are that line's.
-      int line_rank = 1;
-      std::optional<EngineLine> scored = ParseScoreLine(words, line_rank);
-      if (!scored) continue;
-      rank = static_cast<size_t>(line_rank);
-      if (rank == 1) {
-        reply.lines.clear();
-        reply.score_cp = scored->score_cp;
-        reply.score_bound = scored->score_bound;
-        reply.proven.reset();
-      }
-      if (reply.lines.size() < rank) reply.lines.resize(rank);
-      reply.lines[rank - 1] = *std::move(scored);
-      continue;
-    }
-    EngineLine* current = rank > 0 ? &reply.lines[rank - 1] : nullptr;
-    if (words.size() >= 3 && words[1] == "string" && words[2] == "exact") {
-      if (current != nullptr) current->exact = true;
-      if (rank <= 1) reply.exact = true;
-    }
-    if (words.size() == 4 && words[1] == "string" && words[2] == "proven") {
-      // An unknown word is ignored, as any line the client does not understand.
-      if (absl::StatusOr<ProvenOutcome> proven = ParseProvenOutcome(words[3]); proven.ok()) {
-        if (current != nullptr) current->proven = *proven;
-        if (rank <= 1) reply.proven = *proven;
-      }
+    switch (reader.Read(*line)) {
+      case ReplyReader::Step::kMore:
+        continue;
+      case ReplyReader::Step::kNoMove:
+        return Fail(EngineFailure::kGarbage, absl::InvalidArgumentError(absl::StrCat(
+                                                 config_.name, ": '", *line, "' names no move",
+                                                 EngineSaid(reader.reply().error))));
+      case ReplyReader::Step::kBestmove:
+        reader.reply().elapsed = absl::Now() - start;
+        return std::move(reader.reply());
     }
   }
 }

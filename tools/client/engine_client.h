@@ -16,9 +16,9 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "tools/client/engine_options.h"
+#include "tools/client/engine_reply.h"
 #include "tools/client/protocol_log.h"
 #include "tools/common/child_process.h"
-#include "tools/common/proven_outcome.h"
 
 namespace divercite {
 
@@ -29,37 +29,6 @@ struct EngineConfig {
   // setoption name/value, in order; each must be one the engine advertises, with a value it
   // takes (engine_options.h).
   std::vector<std::pair<std::string, std::string>> options;
-};
-
-// What a score line's `lowerbound` or `upperbound` says of its score: none, the score is the
-// search's value; a proven win reports the margin it is sure of as a lower bound, a proven
-// loss as an upper bound (an aspiration window's fail high or low does too, unproven).
-enum class ScoreBound { kNone, kLower, kUpper };
-
-// One line of the engine's last report (MultiPV k): its score line and the `info string
-// exact` / `proven` lines that followed it.
-struct EngineLine {
-  int score_cp = 0;
-  ScoreBound score_bound = ScoreBound::kNone;
-  bool exact = false;
-  std::optional<ProvenOutcome> proven;  // the side to move's view
-  std::vector<std::string> pv;          // as sent, unvalidated; pv[0] is the line's move
-};
-
-// What the engine answered to one `go`.
-struct EngineReply {
-  std::string bestmove;                        // as sent, unvalidated
-  std::optional<int> score_cp;                 // from the last info line with a score
-  ScoreBound score_bound = ScoreBound::kNone;  // that line's bound
-  bool exact = false;                          // an `info string exact` was seen
-  // The `info string proven win|draw|loss` that followed the last score line (the search's
-  // final report, which the move comes from), the side to move's view; none if none did.
-  std::optional<ProvenOutcome> proven;
-  // The lines of the last report, best first: line k from the last `multipv k` score line
-  // (one line without MultiPV, from the last score line). The fields above are line 1's.
-  std::vector<EngineLine> lines;
-  std::string error;       // the last `info string error: X` seen: X
-  absl::Duration elapsed;  // from sending `go` to receiving `bestmove`
 };
 
 // " (engine said: X)" for the error text X an engine sent before failing, "" for none: the

@@ -338,6 +338,7 @@ std::string UsageText() {
   divercite-match -merge FILE.jsonl... [-records MERGED.jsonl] [-text FILE] [-html DIR]
                   <the same flags>
   divercite-match -ratings FILE.jsonl...
+  divercite-match -compliance CMD [arg=A]... [option.NAME=VALUE]... [timeout=SECONDS]
 
   TC: tc=BASE[+INC] seconds per game (the course: tc=900), st=SECONDS per move,
       depth=N, nodes=N, or tc=inf (the engine's own schedule).
@@ -367,6 +368,12 @@ std::string UsageText() {
   -ratings reads any records (the engines told apart by name) and prints the round robin's
   standings as one line of JSON: per engine, best first, its Bradley-Terry Elo, points,
   games, score and ms per move.
+  -compliance checks one engine against the protocol (docs/protocol.md, "Compliance"):
+  handshake, isready, each option at its default and bounds, ucinewgame, positions, go
+  depth/nodes/movetime/clock, isready during a search, stop within 100 ms, legal
+  bestmoves, protocol lines only, quit. One line per check, "ok CHECK", "FAIL CHECK: why"
+  or "skip CHECK: why"; exit status 0 if all are ok, 1 if not, 2 for a usage error.
+  timeout= is the patience for answers without a limit of their own (default 10 s).
 )";
 }
 

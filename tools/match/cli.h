@@ -11,6 +11,7 @@
 //                   [-stalltimeout SECONDS] [-maxmovetime SECONDS] [-shard K/N]
 //   divercite-match -merge FILE... [-records FILE] [-text FILE] <the match's flags>
 //   divercite-match -ratings FILE...    (merge.h)
+//   divercite-match -compliance CMD [arg=A]... [option.NAME=VALUE]... (compliance.h)
 //
 // TC is a time control (time_control.h); the engine fields are in engine_spec.h. Each flag
 // is one entry of a table (cli.cc): its name, how many values it takes, and the handler that

@@ -1,12 +1,13 @@
 // divercite-match: engine-versus-engine matches, round robins and gauntlets, whole or in
-// shards, the merge of the shards' records, and the standings of any records (see cli.h for
-// the command line).
+// shards, the merge of the shards' records, the standings of any records (see cli.h for the
+// command line), and the compliance check of one engine (compliance.h).
 #include <iostream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "tools/match/cli.h"
+#include "tools/match/compliance.h"
 #include "tools/match/match_runner.h"
 #include "tools/match/merge.h"
 
@@ -15,6 +16,16 @@ int main(int argc, char** argv) {
   if (args.empty() || args[0] == "--help" || args[0] == "-help" || args[0] == "-h") {
     std::cout << divercite::UsageText();
     return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "-compliance") {  // one engine against the protocol's specification
+    absl::StatusOr<divercite::ComplianceSettings> compliance =
+        divercite::ParseComplianceArgs({args.begin() + 1, args.end()});
+    if (!compliance.ok()) {
+      std::cerr << "divercite-match: " << compliance.status().message() << "\n"
+                << "Try 'divercite-match --help'.\n";
+      return 2;
+    }
+    return divercite::ComplianceExitStatus(divercite::RunCompliance(*compliance, std::cout));
   }
   if (args[0] == "-ratings") {  // records only: no engines, no schedule
     if (args.size() == 1) {

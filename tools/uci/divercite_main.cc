@@ -21,7 +21,7 @@ void PrintHelp() {
                "\n"
                "Without arguments, divercite reads protocol commands on standard input and\n"
                "answers on standard output (UCI-style: uci, isready, setoption, position, go,\n"
-               "stop, d, eval, query, bench, quit; see the README's \"Protocol\").\n"
+               "stop, d, eval, query, bench, quit; docs/protocol.md specifies them).\n"
                "\n"
                "With arguments, they form one protocol command, which runs to its end; then\n"
                "the engine exits, with status 1 if the command was refused. For example:\n"

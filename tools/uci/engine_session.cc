@@ -1,6 +1,7 @@
 #include "tools/uci/engine_session.h"
 
 #include <chrono>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -31,7 +32,7 @@ class AgentChooser final : public MoveChooser {
   AgentChooser(std::string name, std::unique_ptr<Agent> agent)
       : name_(std::move(name)), agent_(std::move(agent)) {}
   MoveChoice Choose(const Position& root, const SearchLimits& limits,
-                    const SearchCallbacks&) override {
+                    const SearchCallbacks& callbacks) override {
     AgentLimits agent_limits;
     agent_limits.movetime_ms = limits.movetime_ms;
     agent_limits.stop = &stop_;
@@ -43,6 +44,11 @@ class AgentChooser final : public MoveChooser {
     choice.agent_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::steady_clock::now() - start)
                           .count();
+    // `go infinite` waits for `stop`, as our search does (search.cc).
+    while (limits.infinite && !stop_) {
+      if (callbacks.on_poll) callbacks.on_poll();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     return choice;
   }
   void Stop() override { stop_ = true; }

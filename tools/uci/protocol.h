@@ -1,23 +1,10 @@
-// The UCI-style text protocol (also spoken in its UGI dialect): one command loop that
-// dispatches by first token to a small method per command. It only reads tokens and formats
-// text; the engine itself (position, options, search thread) is an EngineSession, and the
-// rules and the search never read or write a stream.
-//
-// `go` runs the search on the session's thread while the loop keeps reading: `isready`
-// answers at once, `stop` ends the search with its `bestmove`, `quit` stops and exits. Every
-// `go` gets exactly one `bestmove`, preceded by a final `info` line.
-//
-// An exact (solved to the end of the game) score is reported as `score cp X` followed by the
-// line `info string exact`. A proven result is reported by the line `info string proven
-// win|draw|loss` after the score (and before `info string exact`, for an exact value); a
-// proof that is not the exact value bounds the score (`score cp X lowerbound` for a win,
-// `upperbound` for a loss).
-//
-// With the option MultiPV at N > 1 each iteration reports its N best lines, best first, each
-// as `info depth D seldepth S multipv k score cp X ... pv ...` followed by its own `info string
-// proven` / `info string exact` lines; the final report repeats them all, and `bestmove` is
-// line 1's. With MultiPV 1 no `multipv` word is sent. `go ... searchmoves m1 m2 ...` searches
-// those root moves only.
+// The UCI-style text protocol (also spoken in its UGI dialect), specified in docs/protocol.md:
+// one command loop that dispatches by first token to a small method per command. It only reads
+// tokens and formats text; the engine itself (position, options, search thread) is an
+// EngineSession, and the rules and the search never read or write a stream. `go` runs on the
+// session's thread while the loop keeps reading, so `isready`, `stop` and `quit` are answered
+// at once; every `go` gets exactly one `bestmove`. The transcripts of docs/protocol.md tagged
+// `engine` are replayed against it (tests/protocol_transcript_test.cc).
 #ifndef DIVERCITE_TOOLS_UCI_PROTOCOL_H_
 #define DIVERCITE_TOOLS_UCI_PROTOCOL_H_
 

@@ -19,33 +19,15 @@ from .bridge.protocol import COURSE_CLOCK_SECONDS, OVERTIME_SECONDS, Session
 from .bridge.rules import Course
 
 HELP_EPILOG = f"""\
-protocol (stdin/stdout, one command a line):
-  uci | ugi                     id name, id author, option name Seed, uciok | ugiok
-  isready                       readyok (at once, even while the agent thinks)
-  ucinewgame | uginewgame       a new game: the start position, and fresh agents
-  position startpos|fen <rows> <side> [moves m1 m2 ...]
-                                all or nothing: an error keeps the previous position. A
-                                position that does not continue the game of the last go
-                                (another start, or not those moves and more) starts a new
-                                game, with fresh agents.
-  go [wtime|p1time MS] [btime|p2time MS] [winc|p1inc MS] [binc|p2inc MS]
-     [movestogo N] [movetime MS] [depth N] [nodes N] [infinite]
-                                bestmove <move>; the agent gets remaining_time = its own
-                                clock (wtime/p1time or btime/p2time) in seconds, or
-                                {COURSE_CLOCK_SECONDS:g} when the go has none for its side.
-                                movestogo, movetime, depth, nodes, infinite and the
-                                increments are accepted and ignored: a course agent
-                                schedules its own time.
-  setoption name Seed value N   before each move, seed Python's random (and numpy's global
-                                generator, if numpy is imported) from N and the position,
-                                so agents with random choices replay. Without a Seed the
-                                generators are left alone.
-  stop                          a course agent cannot be interrupted: its process is ended,
-                                'bestmove (none)' answers at once, and the side's next move
-                                gets a fresh agent.
-  query gameover|p1turn|result  response true|false, or p1win|p2win|draw|none
-  d                             fen, scores and result of the position
-  quit                          exits at once, even while the agent thinks
+protocol (stdin/stdout, one command a line): docs/protocol.md in the repository specifies it,
+and its section "A course agent through the bridge" says what a course agent answers:
+  uci | ugi, isready, setoption name Seed value N, ucinewgame, position startpos|fen ...
+  [moves ...], go [wtime|btime MS ...] [infinite], stop, query, d, quit. The agent gets
+  remaining_time = its side's clock in seconds ({COURSE_CLOCK_SECONDS:g} without one);
+  depth, nodes, movetime and the increments are accepted and ignored. A stop while the
+  agent thinks ends its process ('bestmove (none)'); an agent that fails, or still thinks
+  {OVERTIME_SECONDS:g} s after its clock ran out, answers 'info string error: ...' and
+  'bestmove (none)', and the next go works.
 
 one game, one fresh agent:
   Every side of every game runs in a Python process of its own, as the course's
@@ -58,14 +40,8 @@ one game, one fresh agent:
   bridge waits.
 
 notes:
-  - An agent that raises, returns None, returns something that is not an action, an
-    illegal move, or a HeavyAction the course's master would refuse (its states' scores or
-    board not the course's) answers 'info string error: <what happened>' and
-    'bestmove (none)', and the next go works. One still thinking {OVERTIME_SECONDS:g} s after its
-    remaining_time ran out is ended the same way.
   - An agent the course's master could not serialise after a move (a lock, a file, a set
-    in a public attribute: the master sends players' public attributes as json) plays on;
-    'info string warning: ...' says so once a game.
+    in a public attribute) plays on; 'info string warning: ...' says so once a game.
   - --course defaults to the agent's folder when it holds game_state_divercite.py, else
     DIVERCITE_COURSE_DIR (the course root or its divercite folder), else
     ../shared/course/divercite beside this repository. --seahorse defaults to an importable

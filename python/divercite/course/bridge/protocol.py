@@ -41,6 +41,10 @@ class Session:
         self.lock = threading.Lock()
         self.thinking = None  # the side whose move is being thought, or None
         self.stopping = False
+        # A `go infinite` answers only once stopped: its move waits for this event, and a
+        # `stop` that finds the move already chosen sets it without ending the agent.
+        self.stopped = threading.Event()
+        self.move_chosen = False
         self.worker = None
         self.plain_players = course.plain_players()
         self.agents = [None, None]
@@ -163,10 +167,12 @@ class Session:
 
     def go(self, args):
         clocks = [None, None]
+        infinite = False
         i = 0
         while i < len(args):
             key = args[i]
             if key == "infinite":
+                infinite = True
                 i += 1
                 continue
             if key == "perft":
@@ -193,18 +199,22 @@ class Session:
         with self.lock:
             self.thinking = side
             self.stopping = False
-        job = (side, start_text, list(self.moves), remaining, self.seed)
+            self.stopped = threading.Event()
+            self.move_chosen = False
+        job = (side, start_text, list(self.moves), remaining, self.seed, infinite)
         self.worker = threading.Thread(target=self.think, args=job, daemon=True)
         self.worker.start()
 
     def stop(self):
         """Ends the thinking agent's process: a course agent cannot be interrupted otherwise.
-        Its bestmove is (none); the side's next move gets a fresh process."""
+        Its bestmove is (none); the side's next move gets a fresh process. A `go infinite`
+        whose move is already chosen answers it, and its agent plays on."""
         with self.lock:
             if self.thinking is None or self.stopping:
                 return
             self.stopping = True
-            process = self.agents[self.thinking]
+            self.stopped.set()
+            process = None if self.move_chosen else self.agents[self.thinking]
         if process is not None:
             process.kill()
 
@@ -229,8 +239,9 @@ class Session:
 
     # -- the worker thread
 
-    def think(self, side, start_text, moves, remaining, seed):
-        """Asks the side's agent for its move and answers bestmove, whatever the agent does."""
+    def think(self, side, start_text, moves, remaining, seed, infinite):
+        """Asks the side's agent for its move and answers bestmove, whatever the agent does;
+        after `go infinite`, only once stopped (as UCI asks)."""
         started = time.monotonic()
         try:
             move = self.agent_move(side, start_text, moves, remaining, seed)
@@ -242,6 +253,10 @@ class Session:
             self.error(f"course_engine.py failed: {type(exception).__name__}: {exception}")
             move = "(none)"
         elapsed_ms = int((time.monotonic() - started) * 1000)
+        with self.lock:
+            self.move_chosen = True
+        if infinite:
+            self.stopped.wait()
         if move != "(none)":
             self.send(f"info time {elapsed_ms}")
         # Cleared before the bestmove: the client may send its next command at once.
