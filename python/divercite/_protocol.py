@@ -155,27 +155,43 @@ def read_search(lines) -> dict:
     ...              "info string exact", "bestmove GR44"])["reports"][1]["proven"]
     'win'
     """
-    reports: dict = {}
-    errors: list = []
-    current: dict = {}
-    bestmove = None
+    reader = SearchReader()
     for line in lines:
+        if reader.feed(line):
+            break
+    return {"bestmove": reader.bestmove, "reports": reader.reports, "errors": reader.errors}
+
+
+class SearchReader:
+    """read_search one line at a time, for a client that reads as the lines come:
+    feed(line) is True at `bestmove`; `searched` once an `info` line other than a string
+    came (the engine took the `go`)."""
+
+    def __init__(self) -> None:
+        self.reports: dict = {}
+        self.errors: list = []
+        self.bestmove: Optional[str] = None
+        self.searched = False
+        self._current: dict = {}
+
+    def feed(self, line: str) -> bool:
         if line.startswith("bestmove"):
             words = line.split()
-            bestmove = words[1] if len(words) > 1 else None
-            break
+            self.bestmove = words[1] if len(words) > 1 else None
+            return True
         if line.startswith(ERROR_PREFIX):
-            errors.append(line[len(ERROR_PREFIX):].strip())
+            self.errors.append(line[len(ERROR_PREFIX):].strip())
         elif line.startswith("info "):
             info = parse_info(line)
+            self.searched = self.searched or "string" not in info
             if "score" in info:
-                current = reports[info.get("multipv", 1)] = \
+                self._current = self.reports[info.get("multipv", 1)] = \
                     {"info": info, "exact": False, "proven": None}
             elif info.get("string") == "exact":
-                current["exact"] = True
+                self._current["exact"] = True
             elif info.get("string", "").startswith("proven "):
-                current["proven"] = info["string"].split()[1]
-    return {"bestmove": bestmove, "reports": reports, "errors": errors}
+                self._current["proven"] = info["string"].split()[1]
+        return False
 
 
 def _is_int(text: str) -> bool:

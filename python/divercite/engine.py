@@ -24,7 +24,7 @@ import time
 import weakref
 from typing import List, Optional, Union
 
-from ._protocol import Option, find_option, go_command, parse_info, parse_option_line
+from ._protocol import Option, SearchReader, find_option, go_command, parse_option_line
 
 try:
     from ._core import Position
@@ -355,39 +355,27 @@ class Engine:
         move)."""
         waiting = f"'bestmove' to '{command}' within {timeout:.1f} s and {grace:.1f} s " \
                   f"after 'stop'"
-        reports: dict = {}
-        errors: list = []
-        current: dict = {}
-        stopped, pinged, searched = False, False, False
+        reader = SearchReader()
+        stopped, pinged = False, False
         while True:
             line = self._read(deadline, waiting, quiet=not stopped)
             if line is None:
                 self._send("stop")
                 stopped, deadline = True, deadline + grace
                 continue
-            if line.startswith("bestmove"):
+            if line == "readyok" and pinged:
+                if not reader.searched:
+                    raise EngineError(f"{self.name}: the engine refused '{command}': "
+                                      f"{'; '.join(reader.errors)}")
+                pinged = False  # answered: nothing to wait for after the move
+                continue
+            if reader.feed(line):
                 if pinged:
                     self._exchange([], "readyok")
-                return line, reports, errors
-            if line == "readyok" and pinged:
-                if not searched:
-                    raise EngineError(f"{self.name}: the engine refused '{command}': "
-                                      f"{'; '.join(errors)}")
-                pinged = False  # answered: nothing to wait for after the move
-            if line.startswith(_ERROR):
-                errors.append(line[len(_ERROR):].strip())
-                if not searched and not pinged:
-                    self._send("isready")
-                    pinged = True
-            elif line.startswith("info "):
-                info = parse_info(line)
-                searched = searched or "string" not in info
-                if "score" in info:
-                    current = reports[info.get("multipv", 1)] = {"info": info}
-                elif info.get("string") == "exact":
-                    current["exact"] = True
-                elif info.get("string", "").startswith("proven "):
-                    current["proven"] = info["string"].split()[1]
+                return line, reader.reports, reader.errors
+            if line.startswith(_ERROR) and not reader.searched and not pinged:
+                self._send("isready")
+                pinged = True
 
     # -- the process ---------------------------------------------------------------------
 
