@@ -17,11 +17,16 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import os
 import queue
+import shutil
 import subprocess
+import sys
+import sysconfig
 import threading
 import time
 import weakref
+from pathlib import Path
 from typing import Optional, Union
 
 from ._protocol import Option, find_option, go_command, parse_info, parse_option_line
@@ -118,6 +123,45 @@ def _shut_down(process: subprocess.Popen) -> None:
         pass
 
 
+def _installed_engine() -> Optional[str]:
+    """Our engine installed with this package, where installers put the programs beside a
+    package: the scripts folder of the install scheme holding it (`pip install`: a venv's
+    bin/, ~/.local/bin, Scripts\\ on Windows), else the bin/ of its prefix (P/lib/python3*/
+    {site,dist}-packages/divercite: `cmake --install`, conda) or the bin/ two levels up
+    (`pip install --target T`: T/bin; a build tree: <build>/python/divercite, <build>/bin)."""
+    package = Path(__file__).resolve().parent
+    site = package.parent
+    places = []
+    for scheme in sysconfig.get_scheme_names():
+        try:
+            paths = sysconfig.get_paths(scheme)
+            if site in (Path(paths["purelib"]).resolve(), Path(paths["platlib"]).resolve()):
+                places.append(Path(paths["scripts"]))
+        except (KeyError, ValueError, OSError):  # a scheme this platform cannot expand
+            continue
+    if site.name in ("site-packages", "dist-packages"):
+        places.append(site.parent.parent.parent / "bin")  # P/lib/python3.X/site-packages
+    places.append(site.parent / "bin")
+    program = "divercite" + (sysconfig.get_config_var("EXE") or "")
+    for place in places:
+        if os.access(place / program, os.X_OK) and (place / program).is_file():
+            return str(place / program)
+    return None
+
+
+def _default_engine() -> str:
+    """The engine Engine.popen() starts without a command: see there."""
+    found = _installed_engine() or os.environ.get("DIVERCITE_ENGINE") or \
+        shutil.which("divercite")
+    if not found:
+        raise EngineError(
+            f"no engine given and none found: none installed beside the divercite package "
+            f"({Path(__file__).resolve().parent}; `pip install` puts it in the environment's "
+            f"bin/), DIVERCITE_ENGINE is not set, and no `divercite` is on PATH. Give the "
+            f"engine's path: Engine.popen('build/bin/divercite') (Python {sys.executable})")
+    return found
+
+
 class Engine:
     """One engine process. Start it with Engine.popen(); `id` (`name`, `author`) and
     `options` (the engine's names -> Option) are what it said after `uci`."""
@@ -136,13 +180,21 @@ class Engine:
             threading.Thread(target=_read_lines, args=(pipe, sink), daemon=True).start()
 
     @classmethod
-    def popen(cls, command: Union[str, list], options: Optional[dict] = None,
-              timeout: float = 10.0, *, name: Optional[str] = None, **popen_args) -> "Engine":
+    def popen(cls, command: Union[str, os.PathLike, list, None] = None,
+              options: Optional[dict] = None, timeout: float = 10.0, *,
+              name: Optional[str] = None, **popen_args) -> "Engine":
         """Starts `command` (a path, or a list of the program and its arguments), reads its
         `uci` answer, sets `options` (checked first: ValueError names an option it does not
         list or a value it does not take) and waits for `readyok`, each within `timeout`
-        seconds. `popen_args` go to subprocess.Popen (cwd, env)."""
-        command = [command] if isinstance(command, str) else [str(word) for word in command]
+        seconds. `popen_args` go to subprocess.Popen (cwd, env).
+
+        Without `command`, our engine `divercite`: the one installed beside this package
+        (`pip install`: the environment's bin/), else the program DIVERCITE_ENGINE names,
+        else `divercite` on PATH; EngineError names the places looked in if none is."""
+        if command is None:
+            command = _default_engine()
+        command = [os.fspath(command)] if isinstance(command, (str, os.PathLike)) else \
+            [str(word) for word in command]
         try:
             process = subprocess.Popen(
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
