@@ -189,7 +189,7 @@ for python in "${pythons[@]}"; do
   log "divercite-match: the engine against its random agent, 2 games"
   rm -f match.jsonl
   run_logged 300 match.txt "$venv/bin/divercite-match" \
-    -engine cmd="$venv/bin/divercite" name=engine tc=2 \
+    -engine cmd="$venv/bin/divercite" name=engine depth=4 \
     -engine cmd="$venv/bin/divercite" name=random option.Agent=random tc=inf \
     -games 2 -repeat -records match.jsonl
   run_logged 60 records.txt "$venv/bin/python" -c "$check_records" match.jsonl
