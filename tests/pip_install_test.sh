@@ -226,4 +226,4 @@ for python in "${pythons[@]}"; do
 $(cat uninstall.diff)"
   rm -rf "$copy" # its CMake tree: the next copy builds from scratch (but for ccache)
 done
-log "passed (${#pythons[@]} Pythons)"
+log "passed: ${pythons[*]}"
