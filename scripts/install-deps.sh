@@ -14,7 +14,9 @@
 #            (tests/seahorse/ runs the course's own code), and for the course's web GUI in
 #            headless Chromium: chromium, jQuery, and the page's socket.io client from the
 #            npm registry (tests/browser/gui_page/); the JavaScript linter, ESLint, from the npm
-#            registry (web/package.json)
+#            registry (web/package.json); for the test of `pip install` (tests/
+#            pip_install_test.sh), venvs with setuptools and wheel (Debian's, and wheel's .whl
+#            for a Python without it) and ccache, which makes its second build cheap
 #   shards   the shard tests' cluster: Slurm, munge, GNU parallel
 #   plots    pictures of matches and analyses: matplotlib
 #   clang    Debian's Clang, which scripts/check-levels.sh compiles with too
@@ -32,7 +34,8 @@ python=("${engine[@]}" python3 python3-dev pybind11-dev python3-pytest
   python3-matplotlib python3-nbconvert jupyter-nbconvert python3-ipykernel)
 tests=("${tools[@]}" "${python[@]}" libgtest-dev libbenchmark-dev clang-format flake8
   python3 python3-loguru python3-socketio python3-aiohttp python3-nest-asyncio python3-colorama
-  python3-numpy chromium libjs-jquery)
+  python3-numpy chromium libjs-jquery
+  python3-venv python3-setuptools python3-wheel python3-wheel-whl ccache)
 shards=(slurm-wlm munge parallel)
 plots=(python3 python3-matplotlib)
 clang=(clang)

@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import os
 import queue
 import subprocess
+import sys
 import threading
 import time
 import weakref
 from typing import List, Optional, Union
 
+from . import programs
 from ._protocol import Option, SearchReader, find_option, go_command, parse_option_line
 
 try:
@@ -151,6 +154,16 @@ def _shut_down(process: subprocess.Popen) -> None:
         pass
 
 
+def _default_engine() -> str:
+    """The engine Engine.popen() starts without a command: see there."""
+    try:
+        return programs.find("divercite", "DIVERCITE_ENGINE")
+    except programs.ProgramNotFoundError as error:
+        raise EngineError(f"no engine given and none found: {error}; or give its path: "
+                          f"Engine.popen('build/bin/divercite') (Python {sys.executable})") \
+            from None
+
+
 class Engine:
     """One engine process. Start it with Engine.popen(); `id` (`name`, `author`) and
     `options` (the engine's names -> Option) are what it said after `uci`."""
@@ -169,13 +182,21 @@ class Engine:
             threading.Thread(target=_read_lines, args=(pipe, sink), daemon=True).start()
 
     @classmethod
-    def popen(cls, command: Union[str, list], options: Optional[dict] = None,
-              timeout: float = 10.0, *, name: Optional[str] = None, **popen_args) -> "Engine":
+    def popen(cls, command: Union[str, os.PathLike, list, None] = None,
+              options: Optional[dict] = None, timeout: float = 10.0, *,
+              name: Optional[str] = None, **popen_args) -> "Engine":
         """Starts `command` (a path, or a list of the program and its arguments), reads its
         `uci` answer, sets `options` (checked first: ValueError names an option it does not
         list or a value it does not take) and waits for `readyok`, each within `timeout`
-        seconds. `popen_args` go to subprocess.Popen (cwd, env)."""
-        command = [command] if isinstance(command, str) else [str(word) for word in command]
+        seconds. `popen_args` go to subprocess.Popen (cwd, env).
+
+        Without `command`, our engine `divercite`: the one installed beside this package
+        (`pip install`: the environment's bin/), else the program DIVERCITE_ENGINE names,
+        else `divercite` on PATH; EngineError names the places looked in if none is."""
+        if command is None:
+            command = _default_engine()
+        command = [os.fspath(command)] if isinstance(command, (str, os.PathLike)) else \
+            [str(word) for word in command]
         try:
             process = subprocess.Popen(
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -2,6 +2,8 @@
 garbage (tests/python/fake_engines/fake_engine.py): each failure a clear error, in seconds."""
 
 import os
+import shutil
+import subprocess
 import sys
 import time
 
@@ -189,3 +191,34 @@ def test_a_missing_engine():
     with pytest.raises(EngineError, match="cannot start /nonexistent/divercite"):
         Engine.popen("/nonexistent/divercite")
     assert os.path.isdir(REPO)
+
+
+def test_popen_without_a_command(tmp_path, monkeypatch):
+    """Our engine beside the package (here the build tree's: <build>/python/divercite and
+    <build>/bin), then DIVERCITE_ENGINE, then PATH; else an error naming the three."""
+    monkeypatch.delenv("DIVERCITE_ENGINE", raising=False)
+    with Engine.popen() as engine:
+        assert os.path.samefile(engine.command[0], build_binary("divercite"))
+        assert engine.play(divercite.Position(), depth=1).move in divercite.Position().legal_moves()
+
+    # A copy of the package with no engine beside it, in a Python of its own.
+    package = os.path.dirname(divercite.__file__)
+    shutil.copytree(package, tmp_path / "site" / "divercite")
+    (tmp_path / "path").mkdir()
+    on_path = tmp_path / "path" / "divercite"
+    on_path.symlink_to(build_binary("divercite"))
+    find = "from divercite.engine import _default_engine; print(_default_engine())"
+
+    def default_engine(**env):
+        return subprocess.run([sys.executable, "-c", find], capture_output=True, text=True,
+                              timeout=60, env={"PYTHONPATH": str(tmp_path / "site"),
+                                               "PYTHONDONTWRITEBYTECODE": "1", **env})
+
+    assert default_engine(DIVERCITE_ENGINE="/some/engine", PATH=str(tmp_path / "path")) \
+        .stdout == "/some/engine\n"
+    assert default_engine(PATH=str(tmp_path / "path")).stdout == f"{on_path}\n"
+    missing = default_engine(PATH=str(tmp_path))
+    assert missing.returncode == 1
+    assert "no engine given and none found: divercite not found: not beside the divercite " \
+        "package" in missing.stderr
+    assert "DIVERCITE_ENGINE is not set, and no divercite is on PATH" in missing.stderr

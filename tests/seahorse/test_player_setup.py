@@ -105,7 +105,7 @@ class EngineDiscoveryTest(unittest.TestCase):
         self.assertNotEqual(result.returncode, 0)
         message = result.stderr.strip().splitlines()[-1]
         self.assertIn("DiverciteEngineError: divercite engine not found: tried", message)
-        self.assertIn(f"{prefix / 'bin' / 'divercite'} (an installed copy", message)
+        self.assertIn(f"{prefix / 'bin' / 'divercite'} (beside the divercite package)", message)
         self.assertIn("divercite on PATH", message)
         self.assertIn("set DIVERCITE_ENGINE", message)
 

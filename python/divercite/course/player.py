@@ -17,9 +17,9 @@ the opponent's, which the course does not give), or ``go movetime <ms>``, and it
 Environment variables:
 
 - ``DIVERCITE_ENGINE`` — the engine binary. Without it, the engine beside this package
-  (``engine_places()``: a checkout's ``<repo>/build/bin/divercite``, a build tree's
-  ``<build>/bin/divercite``, an installed copy's or a venv's ``P/bin/divercite``), then
-  ``divercite`` on PATH.
+  (``engine_places()``, ``divercite.programs``: a venv's or an installed prefix's
+  ``bin/divercite``, a build tree's ``<build>/bin/divercite``, a checkout's
+  ``<repo>/build/bin/divercite``), then ``divercite`` on PATH.
 - ``DIVERCITE_OPTIONS`` — engine options, ``Name=Value`` separated by commas, e.g.
   ``Hash=256,Threads=2`` or ``Agent=skypiea_v5``. Each is checked against the ``option``
   lines the engine prints after ``uci`` (the name, a number in range, a choice it lists)
@@ -70,7 +70,7 @@ from pathlib import Path
 
 from player_divercite import PlayerDivercite
 
-from .. import notation
+from .. import notation, programs
 from ..engine import Engine, EngineError, EngineTerminatedError, EngineTimeoutError
 
 __all__ = ["MyPlayer", "position_string", "human_opponent", "find_engine", "engine_places",
@@ -87,23 +87,11 @@ class DiverciteEngineError(RuntimeError):
 STARTUP_TIMEOUT_S = 20.0
 
 
-# This package's folder: the engine is looked for beside it.
-_PACKAGE = Path(__file__).resolve().parent.parent
-
-
 def engine_places() -> list[tuple[Path, str]]:
     """Where the engine is looked for without DIVERCITE_ENGINE, in order, with what each is:
-    beside this package, as it lies in a build tree (<build>/python/) or a checkout
-    (<repo>/python/), or in an installed copy (P/lib/python3/dist-packages/, a venv's
-    lib/python3.X/site-packages/)."""
-    if _PACKAGE.parent.name == "python":
-        tree = _PACKAGE.parent.parent
-        return [(tree / "bin" / "divercite", "the build tree of this package"),
-                (tree / "build" / "bin" / "divercite",
-                 "the checkout's build, made by scripts/build.sh")]
-    prefix = _PACKAGE.parents[min(3, len(_PACKAGE.parents) - 1)]
-    return [(prefix / "bin" / "divercite",
-             "an installed copy, made by cmake --install build --prefix P or pip")]
+    beside this package (divercite.programs: where pip, cmake --install or the build put
+    it)."""
+    return [(path, "beside the divercite package") for path in programs.places("divercite")]
 
 
 def find_engine() -> str:
