@@ -64,12 +64,22 @@ def run_master(player_files, folder, record=False, timeout=120):
     """Runs a headless game of the course's master (`-t local`) in `folder` between two player
     files; returns the master's log once its VERDICT line is written (and the master has
     exited, or was interrupted as a student's Ctrl-C would: its shutdown sometimes hangs)."""
+    # A free port can be taken between the probe and the master's bind (beside other tests):
+    # the master then stops before any move, and the game is started again on another port.
+    for _ in range(5):
+        log = _run_master_on(free_port(), player_files, folder, record, timeout)
+        if "VERDICT" in log or "address already in use" not in log:
+            return log
+    return log
+
+
+def _run_master_on(port, player_files, folder, record, timeout):
     # The course's seahorse, then ours (the divercite package, for the agents that use it).
     import divercite
     path = [str(COURSE_DIR / "seahorse"), str(Path(divercite.__file__).resolve().parents[1])]
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=os.pathsep.join(path))
     command = [sys.executable, str(MAIN), "-t", "local", "-g", "-l", "INFO",
-               "-p", str(free_port())] + (["-r"] if record else []) + [str(p) for p in player_files]
+               "-p", str(port)] + (["-r"] if record else []) + [str(p) for p in player_files]
     log_path = Path(folder) / "master.log"
     with open(log_path, "w") as log:
         process = subprocess.Popen(command, cwd=folder, env=env, stdout=log,

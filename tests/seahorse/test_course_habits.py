@@ -94,8 +94,18 @@ class HabitsInTheCourseFrameworkTest(CourseEngineTestCase):
     def test_each_habit_agent_plays_as_the_course_plays_it(self):
         def play(name):
             # Its master listens on a port even without a GUI: one of its own for each game.
+            # A free port can be taken between the probe and the master's bind (the games run
+            # in parallel, beside other tests): the master then stops at once, before any
+            # move, and the game is started again on another port.
+            for _ in range(5):
+                code, output = play_on(name, free_port())
+                if code == 0 or "address already in use" not in (output or ""):
+                    break
+            return code, output
+
+        def play_on(name, port):
             command = [sys.executable, "main_divercite.py", "-t", "local", "-g", "-l", "INFO",
-                       "-p", str(free_port()), habit_agent(name), RANDOM]
+                       "-p", str(port), habit_agent(name), RANDOM]
             env = dict(os.environ, PYTHONPATH=os.pathsep.join(
                 [SEAHORSE] + os.environ.get("PYTHONPATH", "").split(os.pathsep)))
             process = subprocess.Popen(command, cwd=COURSE, env=env, stdout=subprocess.PIPE,
