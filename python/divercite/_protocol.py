@@ -34,7 +34,7 @@ class Option:
     def check(self, value) -> str:
         """`value` as the text `setoption` sends; ValueError naming the option if the engine
         would not take it (not a whole number, out of range, not a choice, not a boolean)."""
-        text = _option_text(value)
+        text = option_text(value)
         if self.type == "spin":
             try:
                 number = int(text)
@@ -56,7 +56,8 @@ class Option:
         return f"a whole number from {self.min} to {self.max}"
 
 
-def _option_text(value) -> str:
+def option_text(value) -> str:
+    """A value as `setoption` sends it: a bool as true/false, anything else as str()."""
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)

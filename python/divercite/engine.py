@@ -27,7 +27,8 @@ import weakref
 from typing import List, Optional, Union
 
 from . import programs
-from ._protocol import Option, SearchReader, find_option, go_command, parse_option_line
+from ._protocol import (ERROR_PREFIX, Option, SearchReader, find_option, go_command,
+                        parse_option_line)
 
 try:
     from ._core import Position
@@ -40,7 +41,6 @@ __all__ = ["Engine", "EngineError", "EngineTerminatedError", "EngineTimeoutError
 DEFAULT_SEARCH_TIMEOUT = 300.0  # seconds a search without a clock or movetime may take
 TIMEOUT_MARGIN = 5.0  # seconds past a movetime or a clock before `stop`
 STOP_GRACE = 1.0  # seconds from `stop` to giving up
-_ERROR = "info string error:"
 
 
 class EngineError(RuntimeError):
@@ -267,7 +267,8 @@ class Engine:
         return lines
 
     def _errors(self, lines: list) -> list:
-        return [line[len(_ERROR):].strip() for line in lines if line.startswith(_ERROR)]
+        return [line[len(ERROR_PREFIX):].strip() for line in lines
+                if line.startswith(ERROR_PREFIX)]
 
     # -- commands ------------------------------------------------------------------------
 
@@ -394,7 +395,7 @@ class Engine:
                 if pinged:
                     self._exchange([], "readyok")
                 return line, reader.reports, reader.errors
-            if line.startswith(_ERROR) and not reader.searched and not pinged:
+            if line.startswith(ERROR_PREFIX) and not reader.searched and not pinged:
                 self._send("isready")
                 pinged = True
 

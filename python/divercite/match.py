@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import List, Mapping, Optional, Sequence, Union
 
 from . import programs
+from ._protocol import option_text
 from .records import GameRecord, read_records
 
 __all__ = ["Player", "Standing", "MatchResult", "MatchError", "run", "ratings", "runner"]
@@ -73,7 +74,7 @@ class Player:
         if self.name is not None:
             words.append(f"name={self.name}")
         words += [f"arg={argument}" for argument in self.args]
-        words += [f"option.{key}={_option_text(value)}" for key, value in self.options.items()]
+        words += [f"option.{key}={option_text(value)}" for key, value in self.options.items()]
         key, value = next(iter(limits.items()), ("tc", "inf"))
         return words + [f"{key}={value}"]
 
@@ -101,10 +102,6 @@ class MatchResult:
     standings: List[Standing]
     records_path: Optional[Path]
     output: str
-
-
-def _option_text(value) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def runner() -> str:

@@ -95,17 +95,15 @@ def engine_places() -> list[tuple[Path, str]]:
 
 
 def find_engine() -> str:
-    """The engine binary: DIVERCITE_ENGINE, else the first of engine_places() that exists,
-    else `divercite` on PATH; DiverciteEngineError naming the places tried if none does."""
+    """The engine binary: DIVERCITE_ENGINE, else the first of engine_places() that exists
+    (programs.installed), else `divercite` on PATH; DiverciteEngineError naming the places
+    tried if none does."""
     explicit = os.environ.get("DIVERCITE_ENGINE")
     if explicit:
         return explicit  # _start_engine says so if it is missing
-    for path, _ in engine_places():
-        if path.is_file() and os.access(path, os.X_OK):
-            return str(path)
-    on_path = shutil.which("divercite")
-    if on_path:
-        return on_path
+    found = programs.installed("divercite") or shutil.which("divercite")
+    if found:
+        return found
     tried = "; ".join(f"{path} ({what})" for path, what in engine_places())
     raise DiverciteEngineError(
         f"divercite engine not found: tried {tried}; and divercite on PATH. Build it with "
