@@ -15,8 +15,8 @@
 #include "engine/position.h"
 #include "search/eval_file.h"
 #include "search/pattern_eval.h"
+#include "search/search_limits.h"
 #include "search/search_params.h"
-#include "search/timeman.h"
 #include "search/tt.h"
 #include "search/value.h"
 
@@ -142,7 +142,6 @@ class Searcher {
   const TranspositionTable& tt() const { return tt_; }
 
  private:
-  friend class Worker;
   TranspositionTable tt_;
   // Shared by the threads of a search; made the first time a search has more than one.
   std::unique_ptr<MovesInProgress> moves_in_progress_;

@@ -3,15 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "search/search_params.h"
+
 namespace divercite {
 
 double MoveWeight(int ply) {
-  if (ply < 8) return 0.5;   // the opening: huge trees, rough evaluations, little to gain
-  if (ply < 20) return 1.2;  // the middle game
-  if (ply < 30)
-    return 2.0;  // where the solver can first reach the end: an exact result
-                 // here plays the rest perfectly
-  return 0.15;   // solved to the end in well under a second
+  if (ply < params::kOpeningEndPly) return params::kOpeningMoveWeight;
+  if (ply < params::kMiddleGameEndPly) return params::kMiddleGameMoveWeight;
+  if (ply < params::kFirstSolvesEndPly) return params::kFirstSolvesMoveWeight;
+  return params::kLastPliesMoveWeight;
 }
 
 TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply, std::int64_t move_overhead_ms) {
@@ -32,32 +32,27 @@ TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply, std::int64_t
       0, clock + increment * (moves_left - 1) - move_overhead_ms * moves_left);
   const double share = MoveWeight(ply) / weight_left;
   budget.soft_ms = static_cast<std::int64_t>(usable * share);
-  // The hard limit allows an iteration to finish, but never more than a third of the clock
+  // The hard limit allows an iteration to finish, but never more than a share of the clock
   // (never all of it, whatever the clock says), and always leaves the overhead.
   const std::int64_t ceiling = std::max<std::int64_t>(
-      1, std::min<std::int64_t>(clock / 3 + increment, clock - move_overhead_ms));
-  budget.hard_ms = std::clamp<std::int64_t>(budget.soft_ms * 4, 1, ceiling);
+      1, std::min<std::int64_t>(clock / params::kHardLimitClockDivisor + increment,
+                                clock - move_overhead_ms));
+  budget.hard_ms = std::clamp<std::int64_t>(budget.soft_ms * params::kHardLimitFactor, 1, ceiling);
   budget.soft_ms = std::clamp<std::int64_t>(budget.soft_ms, 1, budget.hard_ms);
   // The solve's limit keeps the overhead of every move still to play.
-  const std::int64_t solve_ceiling =
-      std::min<std::int64_t>(static_cast<std::int64_t>(clock * kSolveClockShare) + increment,
-                             clock - move_overhead_ms * moves_left);
+  const std::int64_t solve_ceiling = std::min<std::int64_t>(
+      static_cast<std::int64_t>(clock * params::kSolveClockShare) + increment,
+      clock - move_overhead_ms * moves_left);
   budget.solve_hard_ms = std::max(budget.hard_ms, solve_ceiling);
   return budget;
 }
 
 double TypicalSolveNodes(int plies_left) {
-  // Fitted to the reference games' solves: see NOTES.md, "Typical solve cost".
-  constexpr double kNodesAt16 = 40e6;
-  constexpr double kGrowthPerPly = 4.5;
-  return kNodesAt16 * std::pow(kGrowthPerPly, plies_left - 16);
+  return params::kSolveNodesAt16 * std::pow(params::kSolveGrowthPerPly, plies_left - 16);
 }
 
 double TypicalProofNodes(int plies_left) {
-  // Fitted to the reference games' won positions: see NOTES.md, "Issue 23: what a proof costs".
-  constexpr double kNodesAt16 = 3.5e6;
-  constexpr double kGrowthPerPly = 3.0;
-  return kNodesAt16 * std::pow(kGrowthPerPly, plies_left - 16);
+  return params::kProofNodesAt16 * std::pow(params::kProofGrowthPerPly, plies_left - 16);
 }
 
 namespace {
@@ -90,18 +85,19 @@ std::int64_t ProofLimitMs(const TimeBudget& budget, int plies_left, std::int64_t
                           std::uint64_t nodes) {
   if (budget.hard_ms <= 0) return 0;
   const double patience =
-      kProofPatience * TypicalMs(TypicalProofNodes(plies_left), elapsed_ms, nodes);
+      params::kProofPatience * TypicalMs(TypicalProofNodes(plies_left), elapsed_ms, nodes);
   const std::int64_t until = elapsed_ms + static_cast<std::int64_t>(patience);
   return std::min(budget.hard_ms, std::max(budget.soft_ms, until));
 }
 
 double TimeFactors::BestMoveStability(int iterations_since_change) {
-  return std::clamp(1.6 - 0.2 * iterations_since_change, 0.5, 1.6);
+  return std::clamp(params::kStabilityMax - params::kStabilityStep * iterations_since_change,
+                    params::kStabilityMin, params::kStabilityMax);
 }
 
 double TimeFactors::ScoreDrop(int previous_score, int score) {
   const int drop = previous_score - score;
-  return std::clamp(1.0 + drop / 200.0, 1.0, 1.8);
+  return std::clamp(1.0 + drop / params::kScoreDropPerUnit, 1.0, params::kScoreDropMax);
 }
 
 }  // namespace divercite

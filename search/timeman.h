@@ -6,32 +6,11 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <vector>
 
-#include "engine/move.h"
 #include "engine/types.h"
+#include "search/search_limits.h"
 
 namespace divercite {
-
-struct SearchLimits {
-  int depth = 0;                                 // 0: no depth limit
-  std::uint64_t nodes = 0;                       // 0: no node limit
-  std::int64_t movetime_ms = 0;                  // 0: none
-  std::int64_t time_ms[kNumPlayers] = {-1, -1};  // clock per player (-1: no clock)
-  std::int64_t increment_ms[kNumPlayers] = {0, 0};
-  int movestogo = 0;  // 0: until the end of the game
-  bool infinite = false;
-  // Stop once the game's result is proven, without going on to the exact value.
-  bool prove = false;
-  // The root's moves to search (`go searchmoves`), legal ones; empty: all of them.
-  std::vector<Move> searchmoves;
-};
-
-// Whether the search, once it reaches the end of the game, proves the result first (null
-// windows at the win and draw boundaries) before it solves the exact value: always, unless a
-// depth was asked for (`go depth 40` solves the exact value directly, as the analysis, the
-// adjudication and the tests expect).
-constexpr bool ProvesFirst(const SearchLimits& limits) { return limits.prove || limits.depth == 0; }
 
 struct TimeBudget {
   std::int64_t soft_ms = 0;  // start no new iteration past this (after the factors)
@@ -55,23 +34,11 @@ double MoveWeight(int ply);
 // of a clock for transport. A fixed move time (`go movetime`) is searched whole.
 TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply, std::int64_t move_overhead_ms);
 
-// An iteration costs about as much as all those before it, and more: a new one starts only
-// while less than this share of the (scaled) soft budget is spent, so that it ends near the
-// budget instead of running on to the hard limit, where the opening's moves overshot and
-// starved the moves where the solver first reaches the end (NOTES.md, "Iteration share").
-inline constexpr double kNewIterationShare = 0.5;
-
 // What an exact solve from `plies_left` typically costs, in nodes: about the median of the
 // reference games' positions (search/NOTES.md), each ply multiplying the tree. A solve is
 // attempted when its typical cost fits: the cheaper half of the positions get solved a move
-// earlier, and a failed attempt costs at most kSolveClockShare of the clock.
+// earlier, and a failed attempt costs at most params::kSolveClockShare of the clock.
 double TypicalSolveNodes(int plies_left);
-
-// The share of the clock an exact solve of the root may take. One that does not end leaves
-// the rest for the next move's solve, two plies shorter and much cheaper; one that ends
-// leaves moves that cost almost nothing, so a tighter limit left the clock unused (NOTES.md,
-// "Issue 13: the course clock").
-inline constexpr double kSolveClockShare = 0.5;
 
 // Whether a solve from `plies_left`, started after `elapsed_ms` of a search that has visited
 // `nodes` so far, typically ends within the budget's solve limit at the speed seen so far. Without
@@ -86,11 +53,6 @@ bool SolveFitsBudget(const TimeBudget& budget, int plies_left, std::int64_t elap
 // one move at each of its nodes.
 double TypicalProofNodes(int plies_left);
 
-// How many times its typical cost a proof may take before it is abandoned: a won position's
-// proof costs within about 2x the median, a position that is not won costs as much as its
-// exact value (NOTES.md, "Issue 23").
-inline constexpr double kProofPatience = 4.0;
-
 // Whether a proof of a win from `plies_left` typically ends within the move's hard limit at
 // the speed seen so far. Not the exact solve's limit (half the clock): a proof that fails
 // (the position is not won) must not take the time the exact value needs a few moves later
@@ -98,7 +60,7 @@ inline constexpr double kProofPatience = 4.0;
 bool ProofFitsBudget(const TimeBudget& budget, int plies_left, std::int64_t elapsed_ms,
                      std::uint64_t nodes);
 
-// When a proof started after `elapsed_ms` is abandoned: at kProofPatience times its typical
+// When a proof started after `elapsed_ms` is abandoned: at params::kProofPatience times its typical
 // cost at the speed seen so far, not before the move's soft budget (the iterations would
 // have used it) and never past its hard limit, so that a failed proof costs what a move
 // without one may cost. 0 = no limit.
@@ -107,9 +69,9 @@ std::int64_t ProofLimitMs(const TimeBudget& budget, int plies_left, std::int64_t
 
 // Factors applied to the soft budget after each iteration, each clamped.
 struct TimeFactors {
-  // Fewer changes of the best move in recent iterations -> less time (0.5 .. 1.6).
+  // Fewer changes of the best move in recent iterations -> less time.
   static double BestMoveStability(int iterations_since_change);
-  // A falling score -> more time (1.0 .. 1.8).
+  // A falling score -> more time.
   static double ScoreDrop(int previous_score, int score);
 };
 

@@ -23,6 +23,12 @@ inline constexpr int kInfiniteValue = 32000;
 // Plies from the root a search can reach: one more than the game has, for the leaf.
 inline constexpr int kMaxPly = kTotalPlies + 1;
 
+// `value` rounded to the nearest whole point (halves away from zero): where an exact value,
+// always whole points, is likeliest.
+constexpr int RoundToPoint(int value) {
+  return kPoint * ((value + (value >= 0 ? kPoint / 2 : -kPoint / 2)) / kPoint);
+}
+
 // The boundaries of the result, as the beta of a null window: value >= kWinBoundary is a win,
 // value >= kDrawBoundary at least a draw.
 inline constexpr int kWinBoundary = kPoint;

@@ -331,7 +331,8 @@ TEST(TimeManagementTest, AttemptsWinProofsFartherOutAndAbandonsThemInTime) {
   // never past the move's hard limit.
   const std::int64_t limit = ProofLimitMs(course, 20, 5000, 40'000'000);
   const double typical_ms = TypicalProofNodes(20) / 8000.0;
-  EXPECT_NEAR(limit, std::min(120000.0, std::max(60000.0, 5000 + kProofPatience * typical_ms)), 1);
+  EXPECT_NEAR(limit,
+              std::min(120000.0, std::max(60000.0, 5000 + params::kProofPatience * typical_ms)), 1);
   EXPECT_EQ(ProofLimitMs(course, 16, 5000, 40'000'000), course.soft_ms) << "cheap: soft";
   EXPECT_EQ(ProofLimitMs(course, 22, 5000, 40'000'000), course.hard_ms) << "dear: hard";
   // tc=10 near the end: the move's hard limit, never the exact solve's share of the clock.

@@ -44,7 +44,7 @@ class AgentChooser final : public MoveChooser {
     choice.agent_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::steady_clock::now() - start)
                           .count();
-    // `go infinite` waits for `stop`, as our search does (search.cc).
+    // `go infinite` waits for `stop`, as our search does (search/searcher.cc).
     while (limits.infinite && !stop_) {
       if (callbacks.on_poll) callbacks.on_poll();
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
