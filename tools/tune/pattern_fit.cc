@@ -4,10 +4,9 @@
 #include <random>
 
 #include "Eigen/Dense"
-#include "absl/strings/str_split.h"
 #include "engine/movegen.h"
+#include "tools/tune/labelled_positions.h"
 #include "tools/tune/linear_eval.h"
-#include "tools/tune/record_replay.h"
 
 namespace divercite {
 
@@ -25,44 +24,16 @@ void PatternSamples::Add(const Position& position, Sample sample) {
 }
 
 absl::Status AddGameSamples(const GameRecord& record, PatternSamples& samples) {
-  if (record.termination != Termination::kNormal) return absl::OkStatus();
-  absl::StatusOr<Position> start = StartOf(record);
-  if (!start.ok()) return start.status();
-  Position position = *start;
-  for (absl::string_view text : absl::StrSplit(record.opening, ' ', absl::SkipEmpty())) {
-    if (absl::Status status = PlayText(position, text, record); !status.ok()) return status;
-  }
-  const int n = static_cast<int>(record.moves.size());
-  // The exact score at or after each move, seen from that move's mover: found backwards.
-  std::vector<std::optional<int>> later(n);
-  std::optional<int> next;
-  int next_index = 0;
-  for (int i = n - 1; i >= 0; --i) {
-    if (record.moves[i].exact && record.moves[i].score_cp.has_value()) {
-      next = *record.moves[i].score_cp;
-      next_index = i;
-    }
-    if (next) later[i] = (next_index - i) % 2 == 0 ? *next : -*next;
-  }
-  // The last move is the solver's trivial choice: its position is never evaluated.
-  for (int i = 0; i + 1 < n; ++i) {
-    if (later[i]) {
-      PatternSamples::Sample sample;
-      sample.game = record.game;
-      sample.pair = record.pair >= 0 ? record.pair : record.game / 2;
-      sample.later = static_cast<float>(*later[i]) / kPoint;
-      sample.exact = record.moves[i].exact && record.moves[i].score_cp.has_value();
-      if (record.moves[i].score_cp) {
-        sample.has_search = true;
-        sample.search = static_cast<float>(*record.moves[i].score_cp) / kPoint;
-      }
-      samples.Add(position, sample);
-    }
-    if (absl::Status status = PlayText(position, record.moves[i].move, record); !status.ok()) {
-      return status;
-    }
-  }
-  return absl::OkStatus();
+  return ForEachLabelledPosition(record, [&](const Position& position, const PositionLabel& label) {
+    PatternSamples::Sample sample;
+    sample.game = label.game;
+    sample.pair = label.pair;
+    sample.later = label.later;
+    sample.exact = label.exact;
+    sample.has_search = label.has_search;
+    sample.search = label.search;
+    samples.Add(position, sample);
+  });
 }
 
 double LabelOf(const PatternSamples::Sample& sample, Label label) {

@@ -54,9 +54,8 @@ struct PatternSamples {
   std::size_t size() const { return samples.size(); }
 };
 
-// Appends the positions of one game (those from the first position to the one before the
-// last move, when the game ended normally and reached an exact score) to `samples`. Errors: a
-// malformed or illegal move, a bad start position.
+// Appends the labelled positions of one game (tools/tune/labelled_positions.h) to `samples`.
+// Errors: a malformed or illegal move, a bad start position.
 absl::Status AddGameSamples(const GameRecord& record, PatternSamples& samples);
 
 enum class Label { kLater, kSearch, kBlend };
