@@ -4,8 +4,12 @@ prints its mean squared error by stage, training and held out (every 5th pair of
 divercite-tune-patterns), in floats and quantised to integers, beside the pattern evaluation's
 on the same positions.
 
-    /usr/bin/python3 tools/tune/train_network.py --data positions.pos --accumulator 64 \
-        [--hidden 32,32] [--base score|pattern] [--label later|blend] [--out net.pt]
+    /usr/bin/python3 tools/tune/train_network.py --data positions.pos [--extra-train more.pos] \
+        [--inputs both|pieces|patterns] [--accumulator 64] [--hidden 32,32] \
+        [--base score|pattern] [--label blend|later|search] [--epochs 16] [--out net.pt]
+
+The defaults are the network search/NOTES.md recommends (issue 33): pieces and patterns as
+inputs, 64 x 2 accumulators, two hidden layers of 32, fitted to the blend label for 16 epochs.
 
 The prediction is base + network(features): base is the score difference (the network
 predicts what is still to come) or the pattern evaluation (the network corrects it). Errors
@@ -34,12 +38,12 @@ def main():
                         'held-out positions stay those of --data')
     parser.add_argument('--accumulator', type=int, default=64)
     parser.add_argument('--hidden', default='32,32', help='hidden layer sizes, comma separated')
-    parser.add_argument('--inputs', choices=['pieces', 'patterns', 'both'], default='pieces',
+    parser.add_argument('--inputs', choices=['pieces', 'patterns', 'both'], default='both',
                         help='the first layer\'s features (evalnet/features.py)')
     parser.add_argument('--base', choices=['score', 'pattern'], default='score')
-    parser.add_argument('--label', choices=['later', 'blend', 'search'], default='later',
+    parser.add_argument('--label', choices=['later', 'blend', 'search'], default='blend',
                         help='what the network is fitted to (errors are against later)')
-    parser.add_argument('--epochs', type=int, default=40)
+    parser.add_argument('--epochs', type=int, default=16)
     parser.add_argument('--batch', type=int, default=256)
     parser.add_argument('--lr', type=float, default=2e-3)
     parser.add_argument('--weight-decay', type=float, default=0.0)
@@ -72,7 +76,8 @@ def main():
     base = (positions.score_difference(records) if args.base == 'score'
             else records['pattern'].astype(np.float32))
     active = features.active_features(records, args.inputs)
-    print(f'{args.data}: {len(records)} positions, {np.count_nonzero(~held)} training, '
+    print(f'{" + ".join([args.data] + args.extra_train)}: {len(records)} positions, '
+          f'{np.count_nonzero(~held)} training, '
           f'{np.count_nonzero(held)} held out', flush=True)
     if args.baselines:
         print(stages.HEADER)
@@ -86,10 +91,12 @@ def main():
         sys.stdout.flush()
 
     hidden = [int(h) for h in args.hidden.split(',') if h]
-    network = Network(features.NUM_INPUTS, args.accumulator, hidden)
+    network = Network(features.NUM_INPUTS, args.accumulator, hidden,
+                      first_zero_row=features.PATTERN_BASE)
     name = (f'net {args.inputs} {args.accumulator}x2-{"-".join(map(str, hidden))}-1, '
             f'base {args.base}, label {args.label}')
-    print(f'{name}: {network.parameter_count()} parameters', flush=True)
+    print(f'{name}: {network.parameter_count(features.rows_used(args.inputs))} parameters '
+          f'(first layer: the rows of these inputs)', flush=True)
 
     def held_error():
         prediction = base[held] + training.predict(network, active[held])

@@ -88,6 +88,12 @@ def transform_table():
     return table
 
 
+def rows_used(inputs):
+    """How many of the first layer's rows (inputs) the inputs `inputs` can turn on."""
+    return {'pieces': NUM_FEATURES, 'patterns': 2 * NUM_PATTERNS,
+            'both': NUM_FEATURES + 2 * NUM_PATTERNS}[inputs]
+
+
 def active_features(records, inputs='pieces'):
     """The features on in each position: an int16 array [positions, 2, K], perspective 0 the
     side to move's and 1 the opponent's; inputs 'pieces' (K = 40), 'patterns' (K = 20, PADDING
