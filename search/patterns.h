@@ -37,6 +37,7 @@
 #include <bit>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "engine/board.h"
 #include "engine/position.h"
@@ -332,13 +333,12 @@ inline void ForEachGlobalPattern(const int cities_held[2], Player us, const int 
   visit(kSideToMoveOffset + me, 1);
 }
 
-// Calls visit(pattern, sign) for every pattern of the position (not a finished one), from
-// the side to move's view.
+// Calls visit(pattern, sign) for every pattern of the position (not a finished one), as the
+// evaluation sees it with `us` to move, whoever is (the trainer's features read both views).
 template <typename Visitor>
-inline void ForEachPattern(const Position& position, Visitor&& visit) {
+inline void ForEachPatternAs(const Position& position, Player us, Visitor&& visit) {
   using namespace patterns;
   const Holdings holdings = Holdings::Of(position);
-  const Player us = position.SideToMove();
   const int me = Index(us);
   int threes[kNumPlayers] = {0, 0};
   for (const int cell : kCityCellList) {
@@ -349,6 +349,13 @@ inline void ForEachPattern(const Position& position, Visitor&& visit) {
     if (IsOwnedOpenThree(pattern)) ++threes[sign > 0 ? me : 1 - me];
   }
   ForEachGlobalPattern(holdings.cities_held.data(), us, threes, visit);
+}
+
+// Calls visit(pattern, sign) for every pattern of the position (not a finished one), from
+// the side to move's view.
+template <typename Visitor>
+inline void ForEachPattern(const Position& position, Visitor&& visit) {
+  ForEachPatternAs(position, position.SideToMove(), std::forward<Visitor>(visit));
 }
 
 }  // namespace divercite

@@ -21,6 +21,16 @@ RootLine BestLineOf(const SearchResult& result) {
                   .pv = result.pv};
 }
 
+void SetBestLine(SearchResult& result, const RootLine& line) {
+  result.best_move = line.move;
+  result.score = line.score;
+  result.bound = line.bound;
+  result.exact = line.exact;
+  result.proven = line.proven;
+  result.depth = line.depth;
+  result.pv = line.pv;
+}
+
 Worker::Worker(SharedSearch& shared, int index)
     : shared_(shared),
       index_(index),
@@ -66,7 +76,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
 
     // A finished iteration: its best line is the result so far.
     stable_iterations = best->move == result_.best_move ? stable_iterations + 1 : 0;
-    TakeBestLine(*best);
+    SetBestLine(result_, *best);
     // The other lines, each without the moves of those above it.
     if (root_.several_lines() && !SearchLaterLines(keys, depth, false)) break;
     if (index_ != 0) {
@@ -179,16 +189,6 @@ int Worker::PreviousScore(int line) const {
 Move Worker::IterationsMove(int line) const {
   if (line == 0) return result_.best_move;
   return std::ssize(result_.lines) > line ? result_.lines[line].move : root_.selected()[0];
-}
-
-void Worker::TakeBestLine(const RootLine& line) {
-  result_.best_move = line.move;
-  result_.score = line.score;
-  result_.bound = line.bound;
-  result_.exact = line.exact;
-  result_.proven = line.proven;
-  result_.depth = line.depth;
-  result_.pv = line.pv;
 }
 
 std::vector<Move> Worker::PrincipalVariation(Move first) {

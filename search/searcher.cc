@@ -31,16 +31,10 @@ IterationInfo IterationInfoOf(const SearchResult& result, int seldepth, int hash
 
 IterationInfo LineInfoOf(const SearchResult& result, int multipv, int seldepth, int hashfull) {
   const RootLine& line = result.lines[multipv - 1];
-  const SearchResult one{.best_move = line.move,
-                         .score = line.score,
-                         .exact = line.exact,
-                         .proven = line.proven,
-                         .bound = line.bound,
-                         .depth = line.depth,
-                         .nodes = result.nodes,
-                         .time_ms = result.time_ms,
-                         .pv = line.pv,
-                         .lines = {}};
+  SearchResult one;
+  SetBestLine(one, line);
+  one.nodes = result.nodes;
+  one.time_ms = result.time_ms;
   IterationInfo info = IterationInfoOf(one, seldepth, hashfull);
   info.multipv = multipv;
   return info;

@@ -77,6 +77,8 @@ struct EvalLink {
 
 // The best line of a result, as a line of several.
 RootLine BestLineOf(const SearchResult& result);
+// Makes `line` the result's best line (its move, score, bound, depth, result and pv).
+void SetBestLine(SearchResult& result, const RootLine& line);
 
 class Worker {
  public:
@@ -141,8 +143,6 @@ class Worker {
   // The move the iterations gave line `line`: its answer when its proof shows it lost, where
   // no move is better than another by the proof.
   Move IterationsMove(int line) const;
-  // Takes `line` as the best line: the result so far.
-  void TakeBestLine(const RootLine& line);
   // The line from the root along the table's moves, starting with `first`.
   std::vector<Move> PrincipalVariation(Move first);
   // The line the last root search found (pv_[0]).

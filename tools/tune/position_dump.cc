@@ -9,26 +9,6 @@
 
 namespace divercite {
 
-namespace {
-
-// ForEachPattern (search/patterns.h) with `us` to move, whoever is.
-template <typename Visitor>
-void ForEachPatternAs(const Position& position, Player us, Visitor&& visit) {
-  const Holdings holdings = Holdings::Of(position);
-  const int me = Index(us);
-  int threes[kNumPlayers] = {0, 0};
-  for (const int cell : patterns::kCityCellList) {
-    int sign = 1;
-    const int pattern = CityCellPattern(position, holdings, cell, us, sign);
-    if (pattern < 0) continue;
-    visit(pattern, sign);
-    if (IsOwnedOpenThree(pattern)) ++threes[sign > 0 ? me : 1 - me];
-  }
-  ForEachGlobalPattern(holdings.cities_held.data(), us, threes, visit);
-}
-
-}  // namespace
-
 absl::StatusOr<PositionRecord> MakePositionRecord(const Position& position,
                                                   const PositionLabel& label,
                                                   const PatternWeights& weights) {
