@@ -12,6 +12,9 @@
 #include "engine/position.h"
 #include "perft/perft.h"
 #include "search/eval_file.h"
+#include "search/eval_state.h"
+#include "search/evaluation.h"
+#include "search/network.h"
 
 namespace divercite {
 namespace {
@@ -46,25 +49,54 @@ void BM_Holdings(benchmark::State& state) {
 }
 BENCHMARK(BM_Holdings);
 
+// The evaluations benchmarked: the network (the default) and the pattern tables, by the
+// benchmark's argument, named in its label.
+const EvalWeights& WeightsOf(benchmark::State& state) {
+  static const EvalWeights patterns{nullptr, DefaultPatternWeightsShared()};
+  const bool network = state.range(0) == 0;
+  state.SetLabel(network ? "network" : "patterns");
+  return network ? DefaultEvalWeights() : patterns;
+}
+
 // One item = one position evaluated from scratch.
-void BM_EvaluatePatterns(benchmark::State& state) {
+void BM_Evaluate(benchmark::State& state) {
   const std::vector<Position>& positions = SamplePositions();
-  const PatternWeights& weights = DefaultPatternWeights();
+  const EvalWeights& weights = WeightsOf(state);
   std::size_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(EvaluatePatterns(positions[i], weights));
+    if (!positions[i].IsGameOver()) benchmark::DoNotOptimize(Evaluate(positions[i], weights));
     if (++i == positions.size()) i = 0;
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_EvaluatePatterns);
+BENCHMARK(BM_Evaluate)->Arg(0)->Arg(1);
+
+// One item = the network's layers after the accumulators (what every evaluation costs beyond
+// the accumulators' updates).
+void BM_NetworkOutput(benchmark::State& state) {
+  const std::vector<Position>& positions = SamplePositions();
+  const NetworkWeights& weights = *DefaultEvalWeights().network;
+  std::vector<std::array<Accumulator, 2>> accumulators;
+  for (const Position& position : positions) {
+    const Player us = position.SideToMove();
+    accumulators.push_back(
+        {AccumulatorOf(position, us, weights), AccumulatorOf(position, Opponent(us), weights)});
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(NetworkOutput(accumulators[i][0], accumulators[i][1], weights));
+    if (++i == positions.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_NetworkOutput);
 
 // One item = one child evaluated from its parent's state (the frontier's way): each iteration
 // plays and evaluates every legal move of one sample position. The state of the parent is
-// made outside the timing (EvalStateOf times that).
+// made outside the timing.
 void BM_EvaluateChildren(benchmark::State& state) {
   const std::vector<Position>& positions = SamplePositions();
-  const PatternWeights& weights = DefaultPatternWeights();
+  const EvalWeights& weights = WeightsOf(state);
   std::vector<EvalState> states;
   std::vector<MoveList> moves;
   for (const Position& position : positions) {
@@ -85,12 +117,12 @@ void BM_EvaluateChildren(benchmark::State& state) {
   }
   state.SetItemsProcessed(evaluated);
 }
-BENCHMARK(BM_EvaluateChildren);
+BENCHMARK(BM_EvaluateChildren)->Arg(0)->Arg(1);
 
 // One item = one child's state made from its parent's (an interior node's way).
 void BM_EvalStateAfter(benchmark::State& state) {
   const std::vector<Position>& positions = SamplePositions();
-  const PatternWeights& weights = DefaultPatternWeights();
+  const EvalWeights& weights = WeightsOf(state);
   std::vector<EvalState> states;
   std::vector<MoveList> moves;
   for (const Position& position : positions) {
@@ -110,7 +142,7 @@ void BM_EvalStateAfter(benchmark::State& state) {
   }
   state.SetItemsProcessed(made);
 }
-BENCHMARK(BM_EvalStateAfter);
+BENCHMARK(BM_EvalStateAfter)->Arg(0)->Arg(1);
 
 void BM_GenerateMoves(benchmark::State& state) {
   const std::vector<Position>& positions = SamplePositions();

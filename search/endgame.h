@@ -16,7 +16,8 @@
 
 #include "absl/functional/function_ref.h"
 #include "engine/position.h"
-#include "search/pattern_eval.h"
+#include "search/eval_state.h"
+#include "search/evaluation.h"
 #include "search/tt.h"
 #include "search/value.h"
 
@@ -30,7 +31,7 @@ class EndgameSolver {
  public:
   // `nodes` is the calling worker's counter; `weights` order the moves far from the end.
   EndgameSolver(TranspositionTable& tt, std::atomic<std::uint64_t>& nodes,
-                const PatternWeights& weights)
+                const EvalWeights& weights)
       : tt_(tt), nodes_(nodes), weights_(weights) {}
 
   // The exact final margin (centipoints, side to move's view, tie-break included), fail-soft
@@ -62,7 +63,7 @@ class EndgameSolver {
   std::array<std::array<std::uint32_t, kNumMoveIndices>, kNumPlayers> history_{};
   TranspositionTable& tt_;
   std::atomic<std::uint64_t>& nodes_;
-  const PatternWeights& weights_;
+  const EvalWeights& weights_;
   std::optional<absl::FunctionRef<bool()>> should_stop_;  // during Solve()
   std::uint64_t until_poll_ = 1024;
   bool stopped_ = false;

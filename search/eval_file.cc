@@ -3,8 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -14,29 +13,12 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "search/default_eval_text.h"
+#include "search/weight_file.h"
 
 namespace divercite {
 namespace {
 
 constexpr int kMaxValue = 30000;  // centipoints: far beyond any margin
-
-std::uint64_t Fnv1a(absl::string_view text) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (const char c : text) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
-}
-
-// One line in a single line of text (data and fit must not break the format).
-std::string OneLine(absl::string_view text) {
-  std::string line(text);
-  for (char& c : line) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  return line;
-}
 
 }  // namespace
 
@@ -58,8 +40,7 @@ std::string FormatEvalFile(const PatternWeights& weights) {
     absl::StrAppend(&text, absl::StrFormat("%d %d %d  # %s\n", k, value.start, value.end,
                                            patterns::DescribePattern(k)));
   }
-  absl::StrAppend(&text, absl::StrFormat("checksum %016x\n", Fnv1a(text)));
-  return text;
+  return WithChecksum(std::move(text));
 }
 
 absl::StatusOr<PatternWeights> ParseEvalFile(absl::string_view text, absl::string_view source) {
@@ -69,15 +50,8 @@ absl::StatusOr<PatternWeights> ParseEvalFile(absl::string_view text, absl::strin
     return absl::InvalidArgumentError(absl::StrCat(source, ":", line_number, ": ", why));
   };
   // The checksum line is the last one; everything before it is checked against it.
-  absl::string_view body = text;
-  if (absl::EndsWith(body, "\n")) body.remove_suffix(1);
-  const std::size_t last_break = body.rfind('\n');
-  const absl::string_view last_line =
-      last_break == absl::string_view::npos ? body : body.substr(last_break + 1);
-  const absl::string_view covered =
-      last_break == absl::string_view::npos ? absl::string_view() : text.substr(0, last_break + 1);
-  const std::vector<absl::string_view> lines = absl::StrSplit(covered, '\n');
-  const int total_lines = static_cast<int>(lines.size());  // the last is empty
+  const ChecksummedText split = SplitAtChecksum(text);
+  const std::vector<absl::string_view>& lines = split.lines;
 
   enum class Expect { kMagic, kLayout, kData, kFit, kValues, kValueLines };
   Expect expect = Expect::kMagic;
@@ -85,7 +59,6 @@ absl::StatusOr<PatternWeights> ParseEvalFile(absl::string_view text, absl::strin
   std::vector<bool> seen(patterns::kNumPatterns, false);
   for (absl::string_view line : lines) {
     ++line_number;
-    if (line_number == total_lines) break;  // the empty tail after the last '\n'
     line = absl::StripAsciiWhitespace(line);
     if (expect != Expect::kData && expect != Expect::kFit) {
       if (const std::size_t hash = line.find('#'); hash != absl::string_view::npos) {
@@ -99,7 +72,9 @@ absl::StatusOr<PatternWeights> ParseEvalFile(absl::string_view text, absl::strin
         int version = 0;
         if (words.size() != 2 || words[0] != "divercite-eval" ||
             !absl::SimpleAtoi(words[1], &version)) {
-          return error("not a Divercite weight file (expected 'divercite-eval <version>')");
+          return error(
+              "not a Divercite weight file (expected 'divercite-net <version>' or "
+              "'divercite-eval <version>')");
         }
         if (version != kEvalFileVersion) {
           return error(absl::StrCat("file format version ", version, ", this engine reads ",
@@ -166,36 +141,20 @@ absl::StatusOr<PatternWeights> ParseEvalFile(absl::string_view text, absl::strin
   if (expect != Expect::kValueLines || values_left > 0) {
     return error("the file ends early (header or value lines missing)");
   }
-  std::uint64_t checksum = 0;
-  const std::vector<absl::string_view> words = absl::StrSplit(last_line, ' ', absl::SkipEmpty());
-  if (words.size() != 2 || words[0] != "checksum" || words[1].size() != 16 ||
-      !absl::SimpleHexAtoi(words[1], &checksum)) {
-    return error("expected 'checksum <16 hex digits>' as the last line");
-  }
-  if (checksum != Fnv1a(covered)) {
-    return error(
-        absl::StrFormat("checksum %016x does not match the contents (%016x): the file "
-                        "is damaged or was edited",
-                        checksum, Fnv1a(covered)));
+  if (const absl::Status checksum = CheckChecksum(split); !checksum.ok()) {
+    return error(checksum.message());
   }
   return weights;
 }
 
 absl::StatusOr<PatternWeights> ReadEvalFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return ParseEvalFile(contents.str(), path);
+  absl::StatusOr<std::string> text = ReadWholeFile(path);
+  if (!text.ok()) return text.status();
+  return ParseEvalFile(*text, path);
 }
 
 absl::Status WriteEvalFile(const std::string& path, const PatternWeights& weights) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return absl::PermissionDeniedError(absl::StrCat(path, ": cannot write"));
-  out << FormatEvalFile(weights);
-  out.close();
-  if (!out) return absl::DataLossError(absl::StrCat(path, ": write failed"));
-  return absl::OkStatus();
+  return WriteWholeFile(path, FormatEvalFile(weights));
 }
 
 const PatternWeights& DefaultPatternWeights() {

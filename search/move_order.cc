@@ -93,7 +93,7 @@ MoveOrderer::MoveOrderer(const Position& position, const MoveList& moves, Move t
 }
 
 void MoveOrderer::PreferEvaluation(const Position& position, const EvalState& eval,
-                                   const PatternWeights& weights) {
+                                   const EvalWeights& weights) {
   for (int i = 0; i < moves_.size(); ++i) {
     if (scores_[i] == kTTMoveScore) continue;
     Position child = position;

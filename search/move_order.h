@@ -10,7 +10,8 @@
 
 #include "engine/move.h"
 #include "engine/position.h"
-#include "search/pattern_eval.h"
+#include "search/eval_state.h"
+#include "search/evaluation.h"
 #include "search/value.h"
 
 namespace divercite {
@@ -66,7 +67,7 @@ class MoveOrderer {
   // Orders the moves that are not the TT move by the static evaluation after them (a
   // one-ply look that sees threats, not just points), the best for us first.
   void PreferEvaluation(const Position& position, const EvalState& eval,
-                        const PatternWeights& weights);
+                        const EvalWeights& weights);
 
   // At the root: after the first iteration, order by the last iteration's values.
   // `root_values` is indexed by Move::Index(); kNoValue means not searched yet.

@@ -87,7 +87,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   }
 
   // Step 3. The horizon: the static evaluation, incremental from the parent's patterns.
-  if (depth <= 0) return StateOf(position, link).Evaluate(position, *shared_.eval_weights);
+  if (depth <= 0) return StateOf(position, link).Evaluate(position, shared_.eval_weights);
   if (PollStop()) return 0;
 
   // Step 3a. Frontier nodes evaluate their children directly: more nodes, but no table or
@@ -129,7 +129,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   // from kEvalOrderingMinDepth up (measured: see NOTES.md, "Evaluation ordering while
   // solving").
   if (ply > 0 && solving && depth >= params::kEvalOrderingMinDepth) {
-    orderer.PreferEvaluation(position, eval, *shared_.eval_weights);
+    orderer.PreferEvaluation(position, eval, shared_.eval_weights);
   }
 
   const Player us = position.SideToMove();
@@ -258,7 +258,7 @@ int Worker::FrontierSearch(const Position& position, const EvalState& eval, int 
   for (Bitboard pieces = occupied; pieces;) next_to_pieces |= Neighbours(PopLowestCell(pieces));
   const Bitboard empty = position.Empty();
   const Player us = position.SideToMove();
-  const PatternWeights& weights = *shared_.eval_weights;
+  const EvalWeights& weights = shared_.eval_weights;
   for (const Bitboard group : {empty & next_to_pieces, empty & ~next_to_pieces}) {
     for (int c = 0; c < kNumColours; ++c) {
       const Colour colour = static_cast<Colour>(c);

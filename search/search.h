@@ -14,7 +14,7 @@
 #include "engine/move.h"
 #include "engine/position.h"
 #include "search/eval_file.h"
-#include "search/pattern_eval.h"
+#include "search/evaluation.h"
 #include "search/search_limits.h"
 #include "search/search_params.h"
 #include "search/tt.h"
@@ -101,8 +101,8 @@ inline constexpr int kMaxLines = kMaxMoves;
 struct SearchOptions {
   int threads = 1;
   std::int64_t move_overhead_ms = 30;
-  // The learned evaluation's tables (default: the compiled-in search/patterns.eval).
-  std::shared_ptr<const PatternWeights> eval_weights = DefaultPatternWeightsShared();
+  // The evaluation's weights (default: the compiled-in network, search/network.net).
+  EvalWeights eval_weights = DefaultEvalWeights();
   // Solving nodes with at most this many plies left go to the lean endgame solver; the tests
   // set 0 to check the main search's own solving path against brute force.
   int endgame_solver_plies = params::kEndgameSolverPlies;
@@ -123,7 +123,9 @@ class Searcher {
   // Options without evaluation weights get the default ones.
   void SetOptions(const SearchOptions& options) {
     options_ = options;
-    if (!options_.eval_weights) options_.eval_weights = DefaultPatternWeightsShared();
+    if (!options_.eval_weights.network && !options_.eval_weights.patterns) {
+      options_.eval_weights = DefaultEvalWeights();
+    }
   }
   const SearchOptions& options() const { return options_; }
 

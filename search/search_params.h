@@ -77,6 +77,11 @@ inline constexpr int kHardLimitClockDivisor = 3;
 // budget instead of running on to the hard limit, where the opening's moves overshot and
 // starved the moves where the solver first reaches the end (NOTES.md, "Iteration share").
 inline constexpr double kNewIterationShare = 0.5;
+// The overhead kept for the moves still to play (MoveOverhead each) is at most this share of
+// the clock: at a second or less a game, the default overhead for every move to come left most
+// of the clock unused and the moves a few milliseconds each (NOTES.md, "Issue 33: fast
+// clocks").
+inline constexpr double kOverheadClockShare = 0.25;
 // The share of the clock an exact solve of the root may take. One that does not end leaves
 // the rest for the next move's solve, two plies shorter and much cheaper; one that ends
 // leaves moves that cost almost nothing, so a tighter limit left the clock unused (NOTES.md,

@@ -28,8 +28,12 @@ TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply, std::int64_t
   // Split what is left over our remaining moves by their weights.
   double weight_left = 0;
   for (int k = 0; k < moves_left; ++k) weight_left += MoveWeight(ply + 2 * k);
-  const std::int64_t usable = std::max<std::int64_t>(
-      0, clock + increment * (moves_left - 1) - move_overhead_ms * moves_left);
+  // The transport's overhead for every move still to play, but never most of the clock.
+  const std::int64_t reserve =
+      std::min<std::int64_t>(move_overhead_ms * moves_left,
+                             static_cast<std::int64_t>(clock * params::kOverheadClockShare));
+  const std::int64_t usable =
+      std::max<std::int64_t>(0, clock + increment * (moves_left - 1) - reserve);
   const double share = MoveWeight(ply) / weight_left;
   budget.soft_ms = static_cast<std::int64_t>(usable * share);
   // The hard limit allows an iteration to finish, but never more than a share of the clock
@@ -39,10 +43,9 @@ TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply, std::int64_t
                                 clock - move_overhead_ms));
   budget.hard_ms = std::clamp<std::int64_t>(budget.soft_ms * params::kHardLimitFactor, 1, ceiling);
   budget.soft_ms = std::clamp<std::int64_t>(budget.soft_ms, 1, budget.hard_ms);
-  // The solve's limit keeps the overhead of every move still to play.
+  // The solve's limit keeps the reserve for the moves still to play.
   const std::int64_t solve_ceiling = std::min<std::int64_t>(
-      static_cast<std::int64_t>(clock * params::kSolveClockShare) + increment,
-      clock - move_overhead_ms * moves_left);
+      static_cast<std::int64_t>(clock * params::kSolveClockShare) + increment, clock - reserve);
   budget.solve_hard_ms = std::max(budget.hard_ms, solve_ceiling);
   return budget;
 }

@@ -18,9 +18,10 @@
 #include "engine/position.h"
 #include "engine/symmetry.h"
 #include "search/endgame.h"
+#include "search/eval_state.h"
+#include "search/evaluation.h"
 #include "search/move_order.h"
 #include "search/moves_in_progress.h"
-#include "search/pattern_eval.h"
 #include "search/root_moves.h"
 #include "search/search.h"
 #include "search/search_limits.h"
@@ -41,7 +42,7 @@ struct SharedSearch {
   SearchClock::time_point start;
   TranspositionTable& tt;
   std::atomic<bool>& stop;
-  std::shared_ptr<const PatternWeights> eval_weights;
+  EvalWeights eval_weights;
   int endgame_solver_plies;
   MovesInProgress* moves_in_progress;     // null with one thread
   std::atomic<bool> solving_root{false};  // the main worker's iteration solves the root
@@ -103,7 +104,7 @@ class Worker {
   // A null-window node one ply above the horizon.
   int FrontierSearch(const Position& position, const EvalState& eval, int beta);
   EvalState StateOf(const Position& position, const EvalLink& link) const {
-    const PatternWeights& weights = *shared_.eval_weights;
+    const EvalWeights& weights = shared_.eval_weights;
     return link.parent ? link.parent->After(position, link.move, weights)
                        : EvalState(position, weights);
   }

@@ -166,7 +166,7 @@ class EndgameTest : public ::testing::Test {
 };
 
 TEST_F(EndgameTest, FailSoftValuesAgreeWithBruteForceInEveryWindow) {
-  EndgameSolver solver(tt_, nodes_, DefaultPatternWeights());
+  EndgameSolver solver(tt_, nodes_, DefaultEvalWeights());
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     const int plies = 34 + static_cast<int>(seed % 5);  // 2 to 6 plies left
     const Position position = testing::RandomGame(seed, plies).back();
@@ -194,7 +194,7 @@ TEST_F(EndgameTest, SolvesFromTenPliesLeftAsTheSearchersAgree) {
   for (std::uint64_t seed = 50; seed < 56; ++seed) {
     const Position position = testing::RandomGame(seed, 30).back();
     tt_.Clear();
-    EndgameSolver solver(tt_, nodes_, DefaultPatternWeights());
+    EndgameSolver solver(tt_, nodes_, DefaultEvalWeights());
     const int full = solver.Solve(position, -32000, 32000, NeverStop);
     tt_.Clear();
     int lower = -32000, upper = 32000;
@@ -215,7 +215,7 @@ TEST_F(EndgameTest, SolvesFromTenPliesLeftAsTheSearchersAgree) {
 }
 
 TEST_F(EndgameTest, StopsWhenThePollSaysSo) {
-  EndgameSolver solver(tt_, nodes_, DefaultPatternWeights());
+  EndgameSolver solver(tt_, nodes_, DefaultEvalWeights());
   const Position position = testing::RandomGame(3, 28).back();
   solver.Solve(position, -32000, 32000, AlwaysStop);
   EXPECT_TRUE(solver.stopped());

@@ -15,6 +15,7 @@
 #include "engine/position_string.h"
 #include "gtest/gtest.h"
 #include "search/eval_file.h"
+#include "search/evaluation.h"
 
 namespace divercite {
 namespace {
@@ -186,7 +187,7 @@ TEST(ProtocolTest, EvalFileLoadsAWeightFileAndRefusesABadOne) {
   EXPECT_NE(errors[1].find("cannot open"), std::string::npos) << errors[1];
   const std::vector<std::string> data = LinesStartingWith(session, "weights: ");
   ASSERT_EQ(data.size(), 4u);
-  const std::string built_in = "weights: " + DefaultPatternWeights().data;
+  const std::string built_in = "weights: " + DefaultEvalWeights().data();
   EXPECT_EQ(data[0], built_in) << "the corrupt file changed nothing";
   EXPECT_EQ(data[1], "weights: test data");
   EXPECT_EQ(data[2], "weights: test data") << "the missing file changed nothing";

@@ -28,7 +28,7 @@ SearchResult SearchToDepth(const Position& position, int depth, int threads = 1,
   Searcher searcher(kTestHashMegabytes);
   searcher.SetOptions({.threads = threads,
                        .move_overhead_ms = 0,
-                       .eval_weights = DefaultPatternWeightsShared(),
+                       .eval_weights = DefaultEvalWeights(),
                        .endgame_solver_plies = endgame_solver_plies});
   SearchLimits limits;
   limits.depth = depth;
@@ -305,6 +305,24 @@ TEST(TimeManagementTest, PlansToUseMostOfTheCourseClockOverTheGame) {
   EXPECT_LT(largest, 900000 / 8) << "no single move gets an eighth of the clock";
 }
 
+// At a second or a tenth of a second a game, the overhead kept for the moves to come (30 ms
+// each) no longer leaves most of the clock unused: each move taking its soft budget and the
+// overhead, the game uses more than half of the clock and never all of it.
+TEST(TimeManagementTest, UsesMostOfAFastClock) {
+  for (const std::int64_t start : {100, 1000}) {
+    std::int64_t clock = start;
+    for (int ply = 0; ply < kTotalPlies; ply += 2) {
+      SearchLimits limits;
+      limits.time_ms[0] = limits.time_ms[1] = clock;
+      const TimeBudget budget = PlanTime(limits, Player::kFirst, ply, 30);
+      EXPECT_LE(budget.hard_ms, std::max<std::int64_t>(1, clock - 30)) << start << " " << ply;
+      clock -= budget.soft_ms + std::min<std::int64_t>(30, start / 100);
+    }
+    EXPECT_GT(clock, 0) << start;
+    EXPECT_LT(clock, start / 2) << start << ": more than half of the clock is used";
+  }
+}
+
 TEST(TimeManagementTest, AttemptsOnlySolvesThatTypicallyEndInTime) {
   const TimeBudget none;  // depth, nodes or infinite: no hard limit
   EXPECT_TRUE(SolveFitsBudget(none, 30, 1000, 1000));
@@ -352,7 +370,9 @@ TEST(TimeManagementTest, LetsTheExactSolveTakeUpToHalfTheClockAndNoMore) {
       EXPECT_GE(budget.solve_hard_ms, budget.hard_ms);
       if (budget.solve_hard_ms > budget.hard_ms) {
         EXPECT_LE(budget.solve_hard_ms, clock / 2) << clock << " " << ply;
-        EXPECT_LE(budget.solve_hard_ms, clock - 30 * MovesLeft(ply)) << clock << " " << ply;
+        EXPECT_LE(budget.solve_hard_ms,
+                  clock - std::min<std::int64_t>(30 * MovesLeft(ply), clock / 4))
+            << clock << " " << ply;
       }
     }
   }
@@ -423,6 +443,8 @@ TEST(EvaluateTest, IsAntisymmetricAtTheEndAndSymmetricUnderTransforms) {
                                                position.Score(Opponent(position.SideToMove()))));
         continue;
       }
+      // The pattern tables see no side of the board and no colour (the network's piece
+      // features do: it learnt the symmetries only as well as its training data showed them).
       const PatternWeights& weights = DefaultPatternWeights();
       const int value = EvaluatePatterns(position, weights);
       for (int s = 0; s < kNumBoardSymmetries; ++s) {

@@ -6,10 +6,12 @@ on the same positions.
 
     /usr/bin/python3 tools/tune/train_network.py --data positions.pos [--extra-train more.pos] \
         [--inputs both|pieces|patterns] [--accumulator 64] [--hidden 32,32] \
-        [--base score|pattern] [--label blend|later|search] [--epochs 16] [--out net.pt]
+        [--base score|pattern] [--label blend|later|search] [--epochs 16] [--out net.pt] \
+        [--export search/network.net]
 
-The defaults are the network search/NOTES.md recommends (issue 33): pieces and patterns as
-inputs, 64 x 2 accumulators, two hidden layers of 32, fitted to the blend label for 16 epochs.
+The defaults are the network the engine ships (issue 33, search/NOTES.md): pieces and
+patterns as inputs, 32 x 2 accumulators, two hidden layers of 16, fitted to the blend label
+for 16 epochs; --export writes it as the engine's weight file.
 
 The prediction is base + network(features): base is the score difference (the network
 predicts what is still to come) or the pattern evaluation (the network corrects it). Errors
@@ -25,7 +27,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalnet import features, positions, stages, training  # noqa: E402
+from evalnet import export, features, positions, stages, training  # noqa: E402
 from evalnet.model import Network  # noqa: E402
 from evalnet.quantise import QuantisedNetwork  # noqa: E402
 
@@ -36,8 +38,8 @@ def main():
     parser.add_argument('--extra-train', action='append', default=[],
                         help='another dump whose positions all train (none held out); the '
                         'held-out positions stay those of --data')
-    parser.add_argument('--accumulator', type=int, default=64)
-    parser.add_argument('--hidden', default='32,32', help='hidden layer sizes, comma separated')
+    parser.add_argument('--accumulator', type=int, default=32)
+    parser.add_argument('--hidden', default='16,16', help='hidden layer sizes, comma separated')
     parser.add_argument('--inputs', choices=['pieces', 'patterns', 'both'], default='both',
                         help='the first layer\'s features (evalnet/features.py)')
     parser.add_argument('--base', choices=['score', 'pattern'], default='score')
@@ -58,7 +60,13 @@ def main():
     parser.add_argument('--baselines', action='store_true',
                         help='also print the pattern and linear evaluations\' rows')
     parser.add_argument('--out', help='save the float network (torch) and its integers (.npz)')
+    parser.add_argument('--export', help='write the engine\'s weight file (inputs both, base '
+                        'score, the C++ layout: accumulator 32, hidden 16,16)')
+    parser.add_argument('--data-description',
+                        help='the weight file\'s data line (default: the data files\' names)')
     args = parser.parse_args()
+    if args.export and (args.inputs != 'both' or args.base != 'score'):
+        parser.error('--export needs --inputs both and --base score (what the engine runs)')
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
 
@@ -141,6 +149,17 @@ def main():
                  **{f'hidden{k}_bias': b.astype(np.int32)
                     for k, (_, b) in enumerate(quantised.hidden)})
         print(f'wrote {args.out}')
+    if args.export:
+        held_int = np.mean((later[held] - base[held] - int_out[held]) ** 2)
+        data = args.data_description or ' + '.join(
+            os.path.basename(path) for path in [args.data] + args.extra_train)
+        fit = (f'train_network.py inputs={args.inputs} accumulator={args.accumulator} '
+               f'hidden={args.hidden} base={args.base} label={args.label} '
+               f'epochs={args.epochs} batch={args.batch} lr={args.lr:g} seed={args.seed}; '
+               f'held-out MSE {held_int:.3f} points^2 on {np.count_nonzero(held)} positions')
+        with open(args.export, 'w', newline='\n') as file:
+            file.write(export.network_file_text(quantised, data, fit))
+        print(f'wrote {args.export}')
 
 
 if __name__ == '__main__':

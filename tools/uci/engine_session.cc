@@ -106,16 +106,15 @@ void EngineSession::RegisterOptions() {
     ResetChooser();
     return absl::OkStatus();
   });
-  // The learned evaluation's weight file; a file that cannot be read, is malformed or was
-  // made for other tables is refused and the weights in use stay.
+  // The evaluation's weight file, a network or pattern tables; a file that cannot be read, is
+  // malformed or was made for another network or other tables is refused and the weights in
+  // use stay.
   options_.AddString("EvalFile", std::string(kBuiltInEvalFile), [this](const std::string& path) {
-    std::shared_ptr<const PatternWeights> weights;
-    if (path == kBuiltInEvalFile) {
-      weights = DefaultPatternWeightsShared();
-    } else {
-      absl::StatusOr<PatternWeights> read = ReadEvalFile(path);
+    EvalWeights weights = DefaultEvalWeights();
+    if (path != kBuiltInEvalFile) {
+      absl::StatusOr<EvalWeights> read = ReadEvalWeights(path);
       if (!read.ok()) return read.status();
-      weights = std::make_shared<const PatternWeights>(*std::move(read));
+      weights = *std::move(read);
     }
     return SetSearchOption([&weights](SearchOptions& o) { o.eval_weights = weights; });
   });

@@ -353,11 +353,20 @@ void Protocol::ShowEvaluation() {
     return;
   }
   const Position& position = session_.position();
-  const PatternWeights& weights = session_.eval_weights();
+  const EvalWeights& eval_weights = session_.eval_weights();
   const Player us = position.SideToMove();
+  const int score_difference = kPoint * (position.Score(us) - position.Score(Opponent(us)));
   Send(absl::StrFormat("%-96s %s", "term", "cp (side to move's view)"));
-  Send(absl::StrFormat("%-96s %6d", "score difference",
-                       kPoint * (position.Score(us) - position.Score(Opponent(us)))));
+  Send(absl::StrFormat("%-96s %6d", "score difference", score_difference));
+  if (eval_weights.network) {
+    const int total = Evaluate(position, eval_weights);
+    Send(absl::StrFormat("%-96s %6d", "network", total - score_difference));
+    Send(absl::StrFormat("%-96s %6d", "total", total));
+    Send(absl::StrCat("weights: ", eval_weights.data()));
+    Send(absl::StrCat("fit: ", eval_weights.fit()));
+    return;
+  }
+  const PatternWeights& weights = *eval_weights.patterns;
   // Summed unrounded, as the evaluation does: the rows may not add up to the total exactly.
   for (const PatternContribution& term : PatternContributions(position, weights)) {
     const std::string where = term.cell == kNoCell ? std::string("")

@@ -13,7 +13,7 @@ sums (the accumulators) follow a game with two column subtractions and two addit
 The pattern evaluation's own features can be inputs too: the patterns of the position
 (search/patterns.h: one per city cell whose value is still open, and three global tables) as
 the evaluation sees them with the perspective's player to move, each with its sign (for or
-against that player), one feature per (pattern, sign): 2 x 1,867 features, at most 19 on.
+against that player), one feature per (pattern, sign): 2 x 1,739 features, at most 19 on.
 A move changes the patterns of the cells around it (and, when a player gives up their last
 piece of a colour, of the cells that read that colour): the evaluation's incremental state
 already knows which, and the accumulators subtract and add those cells' columns.
@@ -31,7 +31,7 @@ BOARD_FEATURES = NUM_CELLS * 8
 HAND_FEATURES = 2 * 2 * 4 * 3
 NUM_FEATURES = BOARD_FEATURES + HAND_FEATURES
 ACTIVE = 40
-NUM_PATTERNS = 1867  # search/patterns.h, kNumPatterns for the layout patterns-2
+NUM_PATTERNS = 1739  # search/patterns.h, kNumPatterns for the layout patterns-2
 PATTERN_SLOTS = 20
 PATTERN_BASE = NUM_FEATURES
 # The inputs' index space: the piece features, the pattern features, then one always-zero

@@ -25,7 +25,7 @@ class Network(nn.Module):
         with torch.no_grad():
             nn.init.normal_(self.feature_weights.weight, std=0.5 / 40 ** 0.5)
             # The rows after the pieces' (the patterns', the padding) start at zero: a pattern
-            # never seen in training then adds nothing (the data shows 338 of 3,734).
+            # never seen in training then adds nothing (the data shows 338 of 3,478).
             self.feature_weights.weight[first_zero_row:].zero_()
         sizes = [2 * accumulator] + self.hidden_sizes
         self.hidden = nn.ModuleList(nn.Linear(a, b) for a, b in zip(sizes, sizes[1:]))
