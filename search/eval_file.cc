@@ -10,6 +10,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "search/default_eval_text.h"
@@ -160,7 +161,7 @@ absl::Status WriteEvalFile(const std::string& path, const PatternWeights& weight
 const PatternWeights& DefaultPatternWeights() {
   static const PatternWeights weights = [] {
     absl::StatusOr<PatternWeights> parsed =
-        ParseEvalFile(kDefaultEvalText, "search/patterns.eval (compiled in)");
+        ParseEvalFile(absl::StrJoin(kDefaultEvalText, ""), "search/patterns.eval (compiled in)");
     if (!parsed.ok()) {
       // The build's own file: the eval_file test keeps it valid.
       std::fprintf(stderr, "%s\n", std::string(parsed.status().message()).c_str());
