@@ -82,6 +82,10 @@ inline constexpr double kNewIterationShare = 0.5;
 // of the clock unused and the moves a few milliseconds each (NOTES.md, "Issue 33: fast
 // clocks").
 inline constexpr double kOverheadClockShare = 0.25;
+// ...yet at least this much per move still to play: a move overshoots its limit by a few
+// milliseconds on a busy machine, and at a tenth of a second a game a quarter of the clock
+// did not cover them (NOTES.md, "Issue 33: fast clocks").
+inline constexpr int kMinReservePerMoveMs = 5;
 // The share of the clock an exact solve of the root may take. One that does not end leaves
 // the rest for the next move's solve, two plies shorter and much cheaper; one that ends
 // leaves moves that cost almost nothing, so a tighter limit left the clock unused (NOTES.md,

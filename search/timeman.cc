@@ -28,10 +28,12 @@ TimeBudget PlanTime(const SearchLimits& limits, Player us, int ply, std::int64_t
   // Split what is left over our remaining moves by their weights.
   double weight_left = 0;
   for (int k = 0; k < moves_left; ++k) weight_left += MoveWeight(ply + 2 * k);
-  // The transport's overhead for every move still to play, but never most of the clock.
-  const std::int64_t reserve =
-      std::min<std::int64_t>(move_overhead_ms * moves_left,
-                             static_cast<std::int64_t>(clock * params::kOverheadClockShare));
+  // The transport's overhead for every move still to play, but not most of the clock unless
+  // the moves' own overshoots need it.
+  const std::int64_t reserve = std::min<std::int64_t>(
+      move_overhead_ms * moves_left,
+      std::max<std::int64_t>(static_cast<std::int64_t>(clock * params::kOverheadClockShare),
+                             std::int64_t{params::kMinReservePerMoveMs} * moves_left));
   const std::int64_t usable =
       std::max<std::int64_t>(0, clock + increment * (moves_left - 1) - reserve);
   const double share = MoveWeight(ply) / weight_left;
