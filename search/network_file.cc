@@ -240,8 +240,8 @@ absl::StatusOr<std::shared_ptr<const NetworkWeights>> ParseNetworkFile(absl::str
 
 std::shared_ptr<const NetworkWeights> DefaultNetworkWeights() {
   static const std::shared_ptr<const NetworkWeights> weights = [] {
-    absl::StatusOr<std::shared_ptr<const NetworkWeights>> parsed =
-        ParseNetworkFile(absl::StrJoin(kDefaultNetworkText, ""), "search/network.net (compiled in)");
+    absl::StatusOr<std::shared_ptr<const NetworkWeights>> parsed = ParseNetworkFile(
+        absl::StrJoin(kDefaultNetworkText, ""), "search/network.net (compiled in)");
     if (!parsed.ok()) {
       // The build's own file: the network_file test keeps it valid.
       std::fprintf(stderr, "%s\n", std::string(parsed.status().message()).c_str());

@@ -4,8 +4,8 @@
 #include <random>
 #include <string>
 
-#include "engine/movegen.h"
 #include "absl/strings/str_join.h"
+#include "engine/movegen.h"
 #include "gtest/gtest.h"
 #include "search/default_network_text.h"
 #include "search/eval_file.h"
@@ -113,7 +113,8 @@ TEST(NetworkFileTest, TheCompiledInNetworkIsValid) {
       ParseNetworkFile(text, "again");
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_EQ(FormatNetworkFile(**again), text);
-  EXPECT_EQ(text, absl::StrJoin(kDefaultNetworkText, "")) << "the trainer's export and the engine's format differ";
+  EXPECT_EQ(text, absl::StrJoin(kDefaultNetworkText, ""))
+      << "the trainer's export and the engine's format differ";
   EXPECT_EQ(DefaultEvalWeights().network, weights);
 }
 
