@@ -170,11 +170,21 @@ TEST(LinesTest, ProvenLinesBoundTheirMovesValues) {
   EXPECT_GT(bounds, 0) << "some lines are proofs only";
 }
 
+// Aspiration failures are reported only once a search has run for a while
+// (params::kReportBoundsAfterMs): whether they come depends on the machine's speed (a Debug
+// build on a busy machine), so the tests of the reports' order leave them out.
+void DropAspirationFailures(std::vector<IterationInfo>& reports) {
+  std::erase_if(reports, [](const IterationInfo& report) {
+    return report.bound != Bound::kExact && report.proven == ProvenResult::kUnknown;
+  });
+}
+
 TEST(LinesTest, EachIterationReportsItsLinesBestFirst) {
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
     const Position position = testing::RandomGame(seed, 8 * static_cast<int>(seed)).back();
     std::vector<IterationInfo> reports;
     const SearchResult result = SearchWith(position, {.lines = 3, .limits = Depth(5)}, &reports);
+    DropAspirationFailures(reports);
     SCOPED_TRACE(::testing::Message() << "seed " << seed);
     ASSERT_EQ(reports.size(), 5u * 3u) << "three lines per iteration";
     for (size_t i = 0; i < reports.size(); ++i) {
@@ -196,6 +206,7 @@ TEST(LinesTest, EachIterationReportsItsLinesBestFirst) {
 TEST(LinesTest, OneLineReportsNoRankAndKeepsNoLines) {
   std::vector<IterationInfo> reports;
   const SearchResult result = SearchWith(Position::Start(), {.limits = Depth(4)}, &reports);
+  DropAspirationFailures(reports);
   EXPECT_TRUE(result.lines.empty());
   ASSERT_EQ(reports.size(), 4u);
   for (const IterationInfo& info : reports) EXPECT_EQ(info.multipv, 0);
