@@ -26,7 +26,7 @@ namespace divercite {
 // With the network, each player's accumulator follows: the move's piece (one hand feature off,
 // one board feature on) and the changed cells' pattern features; with the pattern tables, the
 // cells' values and their sums. Evaluate() equals Evaluate(position, weights) from scratch
-// (tests/eval_state_test.cc).
+// (tests/eval_state_check.h, for both kinds).
 class EvalState {
  public:
   EvalState() = default;
@@ -72,8 +72,7 @@ class EvalState {
   int Evaluate(const Position& position, const EvalWeights& weights) const {
     const int me = Index(position.SideToMove());
     if (weights.network) {
-      return kPoint * (position.Score(position.SideToMove()) -
-                       position.Score(Opponent(position.SideToMove()))) +
+      return ScoreDifference(position) +
              NetworkOutput(accumulator_[me], accumulator_[1 - me], *weights.network);
     }
     return Total(position, holdings_.cities_held.data(), start_sum_[me], end_sum_[me],
@@ -255,8 +254,7 @@ class EvalState {
       end += sign * weights.values[pattern].end;
     });
     const int ply = position.Ply();
-    return kPoint * (position.Score(us) - position.Score(Opponent(us))) +
-           (start * (kTotalPlies - ply) + end * ply) / kTotalPlies;
+    return ScoreDifference(position) + (start * (kTotalPlies - ply) + end * ply) / kTotalPlies;
   }
 
   static constexpr std::int16_t kNoFeature = -1;

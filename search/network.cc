@@ -68,9 +68,9 @@ Accumulator AccumulatorOf(const Position& position, Player perspective,
 
 int EvaluateNetwork(const Position& position, const NetworkWeights& weights) {
   const Player us = position.SideToMove();
-  return kPoint * (position.Score(us) - position.Score(Opponent(us))) +
-         NetworkOutput(AccumulatorOf(position, us, weights),
-                       AccumulatorOf(position, Opponent(us), weights), weights);
+  return ScoreDifference(position) + NetworkOutput(AccumulatorOf(position, us, weights),
+                                                   AccumulatorOf(position, Opponent(us), weights),
+                                                   weights);
 }
 
 }  // namespace divercite

@@ -68,10 +68,22 @@ class LineReader {
                       int count) {
     const std::string name = absl::StrJoin(key, " ");
     if (!Next()) return Error(absl::StrCat("the file ends early (expected '", name, " ...')"));
-    const std::size_t skip = key.size();
-    if (words_.size() < skip || !std::equal(key.begin(), key.end(), words_.begin())) {
+    if (words_.size() < key.size() || !std::equal(key.begin(), key.end(), words_.begin())) {
       return Error(absl::StrCat("expected '", name, " ...'"));
     }
+    return ValuesAfter(key.size(), name, limit, out, count);
+  }
+
+  // This line's words after the first `skip` ones (`name`, in errors) must be out.size()
+  // integers within +-limit.
+  template <typename T, std::size_t n>
+  absl::Status ValuesAfter(std::size_t skip, absl::string_view name, std::int64_t limit,
+                           std::array<T, n>& out) {
+    return ValuesAfter(skip, name, limit, out.data(), static_cast<int>(n));
+  }
+  template <typename T>
+  absl::Status ValuesAfter(std::size_t skip, absl::string_view name, std::int64_t limit, T* out,
+                           int count) {
     if (words_.size() != skip + count) {
       return Error(absl::StrCat("expected ", count, " values after '", name, "', found ",
                                 words_.size() - skip));
@@ -96,6 +108,29 @@ class LineReader {
   absl::string_view line_;
   std::vector<absl::string_view> words_;
 };
+
+// A hidden layer: `name-bias` and its biases, then `name j` and output j's weights.
+template <typename Biases, typename Rows>
+absl::Status ReadLayer(LineReader& in, absl::string_view name, Biases& biases, Rows& rows) {
+  if (absl::Status s = in.Values({absl::StrCat(name, "-bias")}, kBiasMax, biases); !s.ok()) {
+    return s;
+  }
+  for (std::size_t j = 0; j < rows.size(); ++j) {
+    if (absl::Status s = in.Values({name, absl::StrCat(j)}, kInt8Max, rows[j]); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+template <typename Biases, typename Rows>
+void AppendLayer(std::string& text, absl::string_view name, const Biases& biases,
+                 const Rows& rows) {
+  absl::StrAppend(&text, name, "-bias");
+  AppendValues(text, biases);
+  for (std::size_t j = 0; j < rows.size(); ++j) {
+    absl::StrAppend(&text, name, " ", j);
+    AppendValues(text, rows[j]);
+  }
+}
 
 absl::Status ParseInto(LineReader& in, NetworkWeights& weights) {
   using namespace network;
@@ -139,38 +174,17 @@ absl::Status ParseInto(LineReader& in, NetworkWeights& weights) {
     }
     if (feature <= previous) return in.Error("feature lines must be in increasing order");
     previous = feature;
-    // Read the same line again as values after its own first word.
-    std::vector<absl::string_view> words = in.words();
-    if (words.size() != 1 + kAccumulator) {
-      return in.Error(absl::StrCat("expected ", kAccumulator, " values after feature ", feature,
-                                   ", found ", words.size() - 1));
-    }
-    for (int i = 0; i < kAccumulator; ++i) {
-      std::int64_t value = 0;
-      if (!absl::SimpleAtoi(words[1 + i], &value) || value < -kInt16Max || value > kInt16Max) {
-        return in.Error(absl::StrCat("'", words[1 + i], "' of feature ", feature,
-                                     " is not an integer within +-", kInt16Max));
-      }
-      weights.features[feature][i] = static_cast<std::int16_t>(value);
-    }
-  }
-  if (absl::Status s = in.Values({"hidden1-bias"}, kBiasMax, weights.hidden1_bias); !s.ok()) {
-    return s;
-  }
-  for (int j = 0; j < kHidden1; ++j) {
-    const std::string row = absl::StrCat(j);
-    if (absl::Status s = in.Values({"hidden1", row}, kInt8Max, weights.hidden1[j]); !s.ok()) {
+    if (absl::Status s = in.ValuesAfter(1, absl::StrCat("feature ", feature), kInt16Max,
+                                        weights.features[feature]);
+        !s.ok()) {
       return s;
     }
   }
-  if (absl::Status s = in.Values({"hidden2-bias"}, kBiasMax, weights.hidden2_bias); !s.ok()) {
+  if (absl::Status s = ReadLayer(in, "hidden1", weights.hidden1_bias, weights.hidden1); !s.ok()) {
     return s;
   }
-  for (int j = 0; j < kHidden2; ++j) {
-    const std::string row = absl::StrCat(j);
-    if (absl::Status s = in.Values({"hidden2", row}, kInt8Max, weights.hidden2[j]); !s.ok()) {
-      return s;
-    }
+  if (absl::Status s = ReadLayer(in, "hidden2", weights.hidden2_bias, weights.hidden2); !s.ok()) {
+    return s;
   }
   std::array<std::int32_t, 1> output_bias{};
   if (absl::Status s = in.Values({"output-bias"}, kBiasMax, output_bias); !s.ok()) return s;
@@ -206,18 +220,8 @@ std::string FormatNetworkFile(const NetworkWeights& weights) {
     absl::StrAppend(&text, k);
     AppendValues(text, weights.features[k]);
   }
-  absl::StrAppend(&text, "hidden1-bias");
-  AppendValues(text, weights.hidden1_bias);
-  for (int j = 0; j < kHidden1; ++j) {
-    absl::StrAppend(&text, "hidden1 ", j);
-    AppendValues(text, weights.hidden1[j]);
-  }
-  absl::StrAppend(&text, "hidden2-bias");
-  AppendValues(text, weights.hidden2_bias);
-  for (int j = 0; j < kHidden2; ++j) {
-    absl::StrAppend(&text, "hidden2 ", j);
-    AppendValues(text, weights.hidden2[j]);
-  }
+  AppendLayer(text, "hidden1", weights.hidden1_bias, weights.hidden1);
+  AppendLayer(text, "hidden2", weights.hidden2_bias, weights.hidden2);
   absl::StrAppend(&text, "output-bias ", weights.output_bias, "\n");
   absl::StrAppend(&text, "output");
   AppendValues(text, weights.output);

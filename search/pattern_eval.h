@@ -77,9 +77,7 @@ inline std::vector<PatternContribution> PatternContributions(const Position& pos
 }
 
 inline int EvaluatePatterns(const Position& position, const PatternWeights& weights) {
-  const Player us = position.SideToMove();
-  return kPoint * (position.Score(us) - position.Score(Opponent(us))) +
-         PatternSum(position, weights);
+  return ScoreDifference(position) + PatternSum(position, weights);
 }
 
 }  // namespace divercite

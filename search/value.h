@@ -52,11 +52,15 @@ constexpr ProvenResult ResultOfBounds(int lower, int upper) {
   return ProvenResult::kUnknown;
 }
 
-// The exact value of a finished game.
-inline int FinalValue(const Position& position) {
+// The score difference so far, side to move's view, in centipoints: what every evaluation
+// starts from, and the exact value of a finished game.
+inline int ScoreDifference(const Position& position) {
   const Player us = position.SideToMove();
   return kPoint * (position.Score(us) - position.Score(Opponent(us)));
 }
+
+// The exact value of a finished game.
+inline int FinalValue(const Position& position) { return ScoreDifference(position); }
 
 }  // namespace divercite
 

@@ -9,9 +9,9 @@
 #include "gtest/gtest.h"
 #include "search/default_network_text.h"
 #include "search/eval_file.h"
-#include "search/eval_state.h"
 #include "search/evaluation.h"
 #include "search/network_file.h"
+#include "tests/eval_state_check.h"
 #include "tests/test_util.h"
 
 namespace divercite {
@@ -45,32 +45,9 @@ std::shared_ptr<NetworkWeights> RandomNetwork(std::uint64_t seed) {
 // The accumulators carried from move to move (and a child's evaluation from its parent's
 // state) equal the evaluation from scratch, along many random games.
 TEST(NetworkTest, IncrementalEqualsFromScratchAlongRandomGames) {
-  const EvalWeights weights{RandomNetwork(3), nullptr};
   int positions = 0;
-  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
-    std::mt19937_64 rng(seed);
-    Position position = Position::Start();
-    EvalState state(position, weights);
-    while (!position.IsGameOver()) {
-      ASSERT_EQ(state.Evaluate(position, weights), EvaluateNetwork(position, *weights.network))
-          << "seed " << seed << " ply " << position.Ply();
-      const MoveList moves = LegalMoves(position);
-      for (int i = 0; i < moves.size(); i += 3) {
-        Position child = position;
-        child.Play(moves[i]);
-        if (child.IsGameOver()) continue;
-        ASSERT_EQ(state.EvaluateAfter(child, moves[i], weights),
-                  EvaluateNetwork(child, *weights.network))
-            << "seed " << seed << " ply " << position.Ply() << " move " << MoveToString(moves[i]);
-      }
-      const Move move = moves[static_cast<int>(rng() % moves.size())];
-      Position next = position;
-      next.Play(move);
-      state = state.After(next, move, weights);
-      position = next;
-      ++positions;
-    }
-  }
+  ASSERT_NO_FATAL_FAILURE(testing::CheckIncrementalAlongRandomGames(
+      EvalWeights{RandomNetwork(3), nullptr}, 200, 3, positions));
   EXPECT_GT(positions, 7000);
 }
 

@@ -8,7 +8,7 @@
 #include "engine/symmetry.h"
 #include "gtest/gtest.h"
 #include "search/eval_file.h"
-#include "search/eval_state.h"
+#include "tests/eval_state_check.h"
 #include "tests/test_util.h"
 
 namespace divercite {
@@ -28,33 +28,10 @@ PatternWeights DistinctWeights(std::uint64_t seed) {
 // The incremental evaluation (a state carried from move to move, and a child's evaluation
 // from its parent's state) equals the evaluation from scratch, along many random games.
 TEST(EvalStateTest, IncrementalEqualsFromScratchAlongRandomGames) {
-  const EvalWeights weights{nullptr, std::make_shared<const PatternWeights>(DistinctWeights(17))};
-  const PatternWeights& tables = *weights.patterns;
   int positions = 0;
-  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
-    std::mt19937_64 rng(seed);
-    Position position = Position::Start();
-    EvalState state(position, weights);
-    while (!position.IsGameOver()) {
-      ASSERT_EQ(state.Evaluate(position, weights), EvaluatePatterns(position, tables))
-          << "seed " << seed << " ply " << position.Ply();
-      const MoveList moves = LegalMoves(position);
-      // Every child's evaluation from this state.
-      for (const Move move : moves) {
-        Position child = position;
-        child.Play(move);
-        if (child.IsGameOver()) continue;
-        ASSERT_EQ(state.EvaluateAfter(child, move, weights), EvaluatePatterns(child, tables))
-            << "seed " << seed << " ply " << position.Ply() << " move " << MoveToString(move);
-      }
-      const Move move = moves[static_cast<int>(rng() % moves.size())];
-      Position next = position;
-      next.Play(move);
-      state = state.After(next, move, weights);
-      position = next;
-      ++positions;
-    }
-  }
+  ASSERT_NO_FATAL_FAILURE(testing::CheckIncrementalAlongRandomGames(
+      EvalWeights{nullptr, std::make_shared<const PatternWeights>(DistinctWeights(17))}, 300, 1,
+      positions));
   EXPECT_GT(positions, 10000);
 }
 

@@ -54,9 +54,7 @@ absl::StatusOr<PositionRecord> MakePositionRecord(const Position& position,
     for (; slot < kPatternSlots; ++slot) record.patterns[view][slot] = kNoPattern;
   }
   const int ply = position.Ply();
-  const Player us = position.SideToMove();
-  if (kPoint * (position.Score(us) - position.Score(Opponent(us))) +
-          (start * (kTotalPlies - ply) + end * ply) / kTotalPlies !=
+  if (ScoreDifference(position) + (start * (kTotalPlies - ply) + end * ply) / kTotalPlies !=
       pattern_eval) {
     return absl::InternalError(absl::StrCat("game ", label.game, " ply ", ply,
                                             ": the pattern list does not sum to the evaluation"));

@@ -354,8 +354,7 @@ void Protocol::ShowEvaluation() {
   }
   const Position& position = session_.position();
   const EvalWeights& eval_weights = session_.eval_weights();
-  const Player us = position.SideToMove();
-  const int score_difference = kPoint * (position.Score(us) - position.Score(Opponent(us)));
+  const int score_difference = ScoreDifference(position);
   Send(absl::StrFormat("%-96s %s", "term", "cp (side to move's view)"));
   Send(absl::StrFormat("%-96s %6d", "score difference", score_difference));
   if (eval_weights.network) {
