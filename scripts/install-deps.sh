@@ -34,7 +34,7 @@ python=("${engine[@]}" python3 python3-dev pybind11-dev python3-pytest
   python3-matplotlib python3-nbconvert jupyter-nbconvert python3-ipykernel)
 tests=("${tools[@]}" "${python[@]}" libgtest-dev libbenchmark-dev clang-format flake8
   python3 python3-loguru python3-socketio python3-aiohttp python3-nest-asyncio python3-colorama
-  python3-numpy chromium libjs-jquery
+  python3-numpy chromium libjs-jquery bubblewrap python3-seccomp
   python3-venv python3-setuptools python3-wheel python3-wheel-whl ccache)
 shards=(slurm-wlm munge parallel)
 plots=(python3 python3-matplotlib)

@@ -13,8 +13,8 @@ import os
 import sys
 import traceback
 
-from .bridge import agent_process, interpreter, locations, streams
-from .bridge.agent_process import AgentLauncher, AgentProcess
+from .bridge import agent_process, interpreter, locations, sandbox, streams
+from .bridge.agent_process import AgentLauncher
 from .bridge.protocol import COURSE_CLOCK_SECONDS, OVERTIME_SECONDS, Session
 from .bridge.rules import Course
 
@@ -61,7 +61,45 @@ def parse_arguments(prog):
     parser.add_argument("--seahorse", metavar="DIR",
                         help="the folder that contains the seahorse package")
     parser.add_argument("agent", metavar="AGENT.py", help="the agent's file, e.g. my_player.py")
-    return parser.parse_args()
+    limits = sandbox.Limits()
+    group = parser.add_argument_group(
+        "sandbox", "untrusted agents: each process in a bubblewrap sandbox with no network, "
+        "no view of the files but the system's, the course's and a private copy of its own "
+        "folder, and the limits below (a limit hit ends its game: 'memory limit', 'process "
+        "limit')")
+    group.add_argument("--sandbox", action="store_true",
+                       help="run every agent process in a sandbox")
+    group.add_argument("--memory-mb", type=positive, metavar="MB",
+                       help=f"memory of the agent's processes together (default "
+                            f"{limits.memory_mb})")
+    group.add_argument("--cpus", type=positive, metavar="N",
+                       help=f"cores the agent may use (default {limits.cpus})")
+    group.add_argument("--max-processes", type=positive, metavar="N",
+                       help=f"processes and threads together (default {limits.processes})")
+    group.add_argument("--scratch-mb", type=positive, metavar="MB",
+                       help="room for the files the agent writes, beside itself and in /tmp "
+                            f"(default {limits.scratch_mb} each)")
+    group.add_argument("--readable", action="append", default=[], metavar="DIR",
+                       help="a folder the agent may read besides its own, e.g. a venv with "
+                            "its packages (repeatable)")
+    arguments = parser.parse_args()
+    given = {"memory_mb": arguments.memory_mb, "cpus": arguments.cpus,
+             "processes": arguments.max_processes, "scratch_mb": arguments.scratch_mb}
+    if not arguments.sandbox and (any(v is not None for v in given.values()) or
+                                  arguments.readable):
+        parser.error("the sandbox's limits and --readable need --sandbox")
+    arguments.limits = sandbox.Limits(**{k: v for k, v in given.items() if v is not None})
+    return arguments
+
+
+def positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not '{text}'")
+    return value
 
 
 def check_agent_starts(launcher, agent_path, stem):
@@ -69,7 +107,7 @@ def check_agent_starts(launcher, agent_path, stem):
 
     Checked in a process of its own, thrown away after: MyPlayer's constructor may set
     class-level state, which no game may inherit."""
-    probe = AgentProcess(launcher.config, on_warning=lambda _: None)
+    probe = launcher.start(on_warning=lambda _: None)
     why = probe.ready()
     if why is None:
         probe.request(cmd="player", side=0, name=f"{stem}_1")
@@ -114,7 +152,14 @@ def main(prog="python3 -m divercite.course.engine"):
     def warn(reason):
         session.warn(reason)
 
-    launcher = AgentLauncher(agent_path, course_dir, extra_path, on_warning=warn)
+    box = None
+    if arguments.sandbox:
+        try:
+            box = sandbox.Sandbox(arguments.limits, agent_dir, course_dir, seahorse_dir,
+                                  agent_process.PACKAGE_FOLDER, arguments.readable)
+        except (sandbox.SandboxError, OSError) as error:
+            interpreter.fail(f"--sandbox: {error}")
+    launcher = AgentLauncher(agent_path, course_dir, extra_path, on_warning=warn, sandbox=box)
     launcher.prepare()  # the first game's process starts beside the check
     author = check_agent_starts(launcher, agent_path, stem)
     session = Session(output, course, launcher, stem, author)

@@ -28,7 +28,7 @@ import threading
 import traceback
 
 from ... import notation
-from . import actions, streams
+from . import actions, sandbox_inside, streams
 from .rules import PIECE_TYPES, Course
 
 # The child is started as `python3 -c BOOT <folder holding the package divercite> <config
@@ -77,7 +77,8 @@ def seed_generators(seed, board):
 class AgentHost:
     """The agent's instance for one side of one game, and the plain player opposite it."""
 
-    def __init__(self, output, course, player_class):
+    def __init__(self, output, course, player_class, sandbox):
+        self.sandbox = sandbox  # its limits, when the process runs in a sandbox
         self.output = output
         self.course = course
         self.player_class = player_class
@@ -128,7 +129,9 @@ class AgentHost:
             action = self.agent.compute_action(current_state=state, remaining_time=remaining)
         except BaseException as exception:  # SystemExit included: it costs the move only
             traceback.print_exc()
-            raise actions.AgentError(f"{name} raised {type(exception).__name__}: {exception}")
+            raised = f"{name} raised {type(exception).__name__}: {exception}"
+            limit = self.sandbox and sandbox_inside.limit_hit(self.sandbox, exception)
+            raise actions.AgentError(f"{limit} ({raised})" if limit else raised)
         try:
             move = actions.action_move(action, self.course)
             problem = self.course.move_problem(state, move)
@@ -176,6 +179,12 @@ def main(config_text):
         output.send(json.dumps({"fatal": why}))
         os._exit(2)
 
+    if config.get("sandbox"):
+        try:
+            sandbox_inside.enter(config["sandbox"], config["agent_dir"])
+        except OSError as error:
+            fatal(f"setting up the sandbox failed: {error}")
+
     try:
         course = Course()
     except Exception:
@@ -190,7 +199,7 @@ def main(config_text):
 
     requests = queue.Queue()
     threading.Thread(target=read_requests, args=(commands, requests), daemon=True).start()
-    host = AgentHost(output, course, player_class)
+    host = AgentHost(output, course, player_class, config.get("sandbox"))
     while True:
         request = requests.get()
         if request["cmd"] == "player":

@@ -281,7 +281,8 @@ class Session:
             if self.stopping:
                 raise AgentError("stopped: MyPlayer.compute_action cannot be interrupted, so "
                                  "its process was killed")
-            raise AgentError(f"the agent's process ended during its move "
+            raise AgentError(process.limit_reason() or
+                             f"the agent's process ended during its move "
                              f"({process.exit_status()})")
         if "error" in reply:
             raise AgentError(reply["error"])
@@ -304,7 +305,7 @@ class Session:
                 self.forget(side, process)
                 raise AgentError(reply["error"])  # the constructor raised
             if reply is None:
-                why = ("stopped" if self.stopping else
+                why = ("stopped" if self.stopping else process.limit_reason() or
                        f"its process ended ({process.exit_status()})")
         if why is not None:
             self.forget(side, process)
