@@ -355,6 +355,37 @@ TEST(MatchStatsTest, BradleyTerryOrdersAndSeparatesPlayers) {
   EXPECT_NEAR(elo[0] + elo[1] + elo[2], 0, 1e-6);
 }
 
+TEST(MatchStatsTest, BradleyTerryIntervalsFollowTheInformation) {
+  // Two engines, 99 games at 50 %: with the virtual draw, 100 comparisons at p = 1/2, so each
+  // rating (half the difference) has variance 1/100 in natural units.
+  const std::vector<std::vector<double>> even_points = {{0, 49.5}, {49.5, 0}};
+  const std::vector<std::vector<int>> even_games = {{0, 99}, {99, 0}};
+  const std::vector<double> even =
+      BradleyTerryIntervals(even_games, BradleyTerryElo(even_points, even_games));
+  const double expected = 1.959964 * 400 / std::log(10.0) * 0.1;
+  EXPECT_NEAR(even[0], expected, 1e-6);
+  EXPECT_NEAR(even[1], expected, 1e-6);
+  // Four times the games, half the width.
+  const std::vector<std::vector<double>> more_points = {{0, 199.5}, {199.5, 0}};
+  const std::vector<std::vector<int>> more_games = {{0, 399}, {399, 0}};
+  EXPECT_NEAR(BradleyTerryIntervals(more_games, BradleyTerryElo(more_points, more_games))[0],
+              expected / 2, 1e-6);
+  // An engine that never played, and two pairs that never met: unbounded.
+  const std::vector<std::vector<double>> alone_points = {{0, 3, 0}, {1, 0, 0}, {0, 0, 0}};
+  const std::vector<std::vector<int>> alone_games = {{0, 4, 0}, {4, 0, 0}, {0, 0, 0}};
+  for (double width :
+       BradleyTerryIntervals(alone_games, BradleyTerryElo(alone_points, alone_games))) {
+    EXPECT_TRUE(std::isinf(width));
+  }
+  const std::vector<std::vector<int>> apart = {
+      {0, 4, 0, 0}, {4, 0, 0, 0}, {0, 0, 0, 4}, {0, 0, 4, 0}};
+  const std::vector<std::vector<double>> apart_points = {
+      {0, 3, 0, 0}, {1, 0, 0, 0}, {0, 0, 0, 2}, {0, 0, 2, 0}};
+  for (double width : BradleyTerryIntervals(apart, BradleyTerryElo(apart_points, apart))) {
+    EXPECT_TRUE(std::isinf(width));
+  }
+}
+
 // The command line: the error texts name the argument, as they always have.
 TEST(MatchCliTest, ErrorTextsAreExact) {
   auto error = [](std::vector<std::string> args) {

@@ -82,7 +82,8 @@ class Player:
 @dataclasses.dataclass
 class Standing:
     """One engine's line of the standings (`divercite-match -ratings`): its Bradley-Terry
-    Elo over all its games, its points, games, score (points per game) and mean ms a move."""
+    Elo over all its games with the half-width of its 95 % interval (None when unbounded),
+    its points, games, score (points per game) and mean ms a move."""
 
     name: str
     elo: float
@@ -90,6 +91,7 @@ class Standing:
     games: int
     score: float
     ms_per_move: Optional[float] = None
+    elo_interval: Optional[float] = None
 
 
 @dataclasses.dataclass

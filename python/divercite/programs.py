@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import sysconfig
+import threading
 from pathlib import Path
 from typing import List, Optional
 
@@ -24,8 +25,15 @@ class ProgramNotFoundError(FileNotFoundError):
     """None of the places holds the program; the message names them and what to do."""
 
 
+# sysconfig fills its variables on first use without a lock: a thread that reads them while
+# another fills them fails (AttributeError: 'userbase'), so the first use is behind this one.
+_SYSCONFIG_LOCK = threading.Lock()
+
+
 def places(name: str) -> List[Path]:
     """The paths `name` may have beside this package, in the order they are tried."""
+    with _SYSCONFIG_LOCK:
+        sysconfig.get_config_vars()
     site = PACKAGE.parent
     folders = []
     for scheme in sysconfig.get_scheme_names():

@@ -366,8 +366,9 @@ std::string UsageText() {
   records (with the same flags, without -shard) and reports as one run of the match; its
   -records is the merged file. See tools/match/slurm/ for Slurm and GNU parallel.
   -ratings reads any records (the engines told apart by name) and prints the round robin's
-  standings as one line of JSON: per engine, best first, its Bradley-Terry Elo, points,
-  games, score and ms per move.
+  standings as one line of JSON: per engine, best first, its Bradley-Terry Elo and the
+  half-width of its 95 % interval (elo_interval, null when unbounded), points, games, score
+  and ms per move.
   -compliance checks one engine against the protocol (docs/protocol.md, "Compliance"):
   handshake, isready, each option at its default and bounds, ucinewgame, positions, go
   depth/nodes/movetime/clock, isready during a search, stop within 100 ms, legal

@@ -1,8 +1,10 @@
 #include "tools/match/match_stats.h"
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 namespace divercite {
 namespace {
@@ -157,6 +159,45 @@ std::vector<double> BradleyTerryElo(const std::vector<std::vector<double>>& poin
   std::vector<double> elo(n);
   for (size_t i = 0; i < n; ++i) elo[i] = 400 * std::log10(strength[i]);
   return elo;
+}
+
+// In natural units (theta = ln strength), the information is I_ii = sum_j n_ij p_ij p_ji,
+// I_ij = -n_ij p_ij p_ji, with n_ij the comparisons the fit counted (the virtual draw
+// included) and p_ij = 1 / (1 + exp(theta_j - theta_i)). The ratings' mean is fixed, so the
+// covariance is the pseudo-inverse of I, whose null space is the constant vector:
+// (I + J/n)^-1 - J/n, J all ones, for a table whose engines are all connected.
+std::vector<double> BradleyTerryIntervals(const std::vector<std::vector<int>>& games,
+                                          const std::vector<double>& elo) {
+  const size_t n = elo.size();
+  constexpr double kEloPerNatural = 400 / std::numbers::ln10;
+  constexpr double kZ95 = 1.959964;
+  std::vector<double> half_width(n, std::numeric_limits<double>::infinity());
+  if (n < 2) return half_width;
+  Eigen::MatrixXd information = Eigen::MatrixXd::Constant(n, n, 1.0 / n);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < n; ++j) {
+      if (i == j || games[i][j] + games[j][i] == 0) continue;
+      const double comparisons = games[i][j] + 1.0;
+      const double p = 1 / (1 + std::exp((elo[j] - elo[i]) / kEloPerNatural));
+      information(i, j) -= comparisons * p * (1 - p);
+      information(i, i) += comparisons * p * (1 - p);
+    }
+  }
+  const Eigen::LDLT<Eigen::MatrixXd> factors(information);
+  if (factors.info() != Eigen::Success || !factors.isPositive()) return half_width;
+  const Eigen::MatrixXd covariance =
+      factors.solve(Eigen::MatrixXd::Identity(n, n)).array() - 1.0 / n;
+  for (size_t i = 0; i < n; ++i) {
+    const double variance = covariance(i, i);
+    if (variance > 0 && std::isfinite(variance)) {
+      half_width[i] = kZ95 * kEloPerNatural * std::sqrt(variance);
+    }
+  }
+  // An engine in a group that never met the rest has a huge variance, not an infinite one.
+  for (size_t i = 0; i < n; ++i) {
+    if (half_width[i] > 1e5) half_width[i] = std::numeric_limits<double>::infinity();
+  }
+  return half_width;
 }
 
 }  // namespace divercite

@@ -57,6 +57,12 @@ SprtState Sprt(const SprtParameters& parameters, const Tally& tally, const Penta
 std::vector<double> BradleyTerryElo(const std::vector<std::vector<double>>& points,
                                     const std::vector<std::vector<int>>& games);
 
+// The half-widths of the 95 % intervals of those ratings (Elo), from the model's Fisher
+// information at the fitted ratings; infinite for an engine without games, and for every
+// engine when the table falls apart in groups that never met.
+std::vector<double> BradleyTerryIntervals(const std::vector<std::vector<int>>& games,
+                                          const std::vector<double>& elo);
+
 }  // namespace divercite
 
 #endif  // DIVERCITE_TOOLS_MATCH_MATCH_STATS_H_

@@ -1,5 +1,6 @@
 #include "tools/match/reporter.h"
 
+#include <cmath>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -158,8 +159,11 @@ void WriteStandingsJson(const FinishedGames& finished, const std::vector<std::st
       points += standings.table.points[i][j];
       games += standings.table.games[i][j];
     }
+    // JSON has no infinity: an engine whose rating is unbounded has a null interval.
+    const double interval = standings.intervals[i];
     engines.push_back(Json{{"name", names[i]},
                            {"elo", standings.ratings[i]},
+                           {"elo_interval", std::isfinite(interval) ? Json(interval) : Json()},
                            {"points", points},
                            {"games", games},
                            {"score", games ? points / games : 0.0},

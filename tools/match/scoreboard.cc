@@ -77,6 +77,7 @@ Standings StandTournament(const FinishedGames& finished, size_t engines) {
   Standings s;
   s.table = ScoreTournament(finished, static_cast<int>(engines));
   s.ratings = BradleyTerryElo(s.table.points, s.table.games);
+  s.intervals = BradleyTerryIntervals(s.table.games, s.ratings);
   s.order.resize(engines);
   for (size_t i = 0; i < engines; ++i) s.order[i] = i;
   std::sort(s.order.begin(), s.order.end(),

@@ -54,10 +54,12 @@ CrossTable ScoreTournament(const FinishedGames& finished, int engines);
 // Engine i's mean thinking time per move (0 without moves).
 double MsPerMove(const CrossTable& table, size_t i);
 
-// A round robin's cross table, its Bradley-Terry ratings and the engines best rated first.
+// A round robin's cross table, its Bradley-Terry ratings with their intervals and the engines
+// best rated first.
 struct Standings {
   CrossTable table;
   std::vector<double> ratings;
+  std::vector<double> intervals;  // the ratings' 95 % half-widths
   std::vector<size_t> order;
 };
 Standings StandTournament(const FinishedGames& finished, size_t engines);
