@@ -18,11 +18,8 @@ import shutil
 import subprocess
 import sys
 
-from bridge_support import AGENTS, COURSE, ENGINE, CourseEngineTestCase
-from test_sandbox import HOSTILE, SIMPLE_MOVES, processes_with
-
-# The package with its compiled core: the build tree's, beside the engine.
-PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(ENGINE))), "python")
+from bridge_support import AGENTS, COURSE, CourseEngineTestCase
+from test_sandbox import HOSTILE, PACKAGE, SIMPLE_MOVES, processes_with
 COURSE_PLAYERS = {"random": "random_player_divercite.py", "greedy": "greedy_player_divercite.py",
                   "example": "my_player.py"}
 HABITS = ("class_state", "globals", "whoami", "clock_planner", "noisy", "unseeded",

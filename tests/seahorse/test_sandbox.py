@@ -15,14 +15,18 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import unittest
 
-from bridge_support import (AGENTS, ENGINE, WRAPPER, CourseEngineTestCase, finish_match,
+from bridge_support import (AGENTS, ENGINE, HERE, WRAPPER, CourseEngineTestCase, finish_match,
                             run_match)
 from test_course_habits import HABITS, habit_agent, in_parallel
 
 HOSTILE = os.path.join(AGENTS, "hostile", "hostile_player.py")
+FORKING_ENGINE = os.path.join(HERE, "engines", "forking_engine.py")
+# The package with its compiled core: the build tree's, beside the engine.
+PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(ENGINE))), "python")
 SIMPLE_MOVES = os.path.join(AGENTS, "simple_moves.py")
 # A small memory limit: the memory attack stops early, and hurts nothing if unconfined.
 SANDBOX = ["--sandbox", "--memory-mb", "256"]
@@ -132,6 +136,34 @@ class HostileAgentsTest(CourseEngineTestCase):
         records, output = self.play("beside", path, games=2)
         self.assertEqual([r["termination"] for r in records], ["normal"] * 2, output)
         self.assertFalse(os.path.exists(os.path.join(os.path.dirname(path), "seen.txt")))
+
+
+class SandboxedEngineTest(CourseEngineTestCase):
+    """Any engine through python3 -m divercite.sandbox.run: ours plays as outside; a forking
+    one is stopped with the reason, and nothing it started survives its game."""
+
+    def engine(self, program, name):
+        return [f"cmd={sys.executable}", "arg=-m", "arg=divercite.sandbox.run",
+                "arg=--memory-mb", "arg=512", f"arg={program}", f"name={name}"]
+
+    def play(self, name, engine, limit):
+        records = os.path.join(self.temp, f"{name}.jsonl")
+        environment = dict(os.environ, PYTHONPATH=PACKAGE)
+        process = run_match(["-engine", *engine, limit, "-engine", f"cmd={ENGINE}",
+                             "name=plain", "depth=2", "-games", "2", "-seed", "1"], records,
+                            env=environment)
+        return finish_match(self, process, records)
+
+    def test_our_engine_plays_in_the_sandbox(self):
+        records, output = self.play("boxed", self.engine(ENGINE, "boxed"), "depth=2")
+        self.assertEqual([r["termination"] for r in records], ["normal"] * 2, output)
+
+    def test_a_forking_engine_is_stopped(self):
+        records, output = self.play("forking", self.engine(FORKING_ENGINE, "forking"), "tc=10")
+        self.assertEqual(len(records), 2, output)
+        for record in records:
+            self.assertIn("process limit", record["reason"])
+        self.assertEqual(processes_with(FORKING_ENGINE), [])
 
 
 class HabitsInTheSandboxTest(CourseEngineTestCase):

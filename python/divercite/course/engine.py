@@ -13,7 +13,8 @@ import os
 import sys
 import traceback
 
-from .bridge import agent_process, interpreter, locations, sandbox, streams
+from .. import sandbox
+from .bridge import agent_process, interpreter, locations, streams
 from .bridge.agent_process import AgentLauncher
 from .bridge.protocol import COURSE_CLOCK_SECONDS, OVERTIME_SECONDS, Session
 from .bridge.rules import Course
@@ -155,7 +156,13 @@ def main(prog="python3 -m divercite.course.engine"):
     box = None
     if arguments.sandbox:
         try:
-            box = sandbox.Sandbox(arguments.limits, agent_dir, course_dir, seahorse_dir,
+            # Only the course's modules: an agent kept in the course's folder is not shown.
+            shown = [] if course_dir == agent_dir else [
+                (course_dir, course_dir, lambda name: name.endswith("_divercite.py"))]
+            if seahorse_dir is not None:
+                package = os.path.join(seahorse_dir, "seahorse")
+                shown.append((package, package, None))
+            box = sandbox.Sandbox(arguments.limits, agent_dir, shown,
                                   agent_process.PACKAGE_FOLDER, arguments.readable)
         except (sandbox.SandboxError, OSError) as error:
             interpreter.fail(f"--sandbox: {error}")

@@ -28,7 +28,8 @@ import threading
 import traceback
 
 from ... import notation
-from . import actions, sandbox_inside, streams
+from ...sandbox import inside as sandbox_inside
+from . import actions, streams
 from .rules import PIECE_TYPES, Course
 
 # The child is started as `python3 -c BOOT <folder holding the package divercite> <config
@@ -181,7 +182,7 @@ def main(config_text):
 
     if config.get("sandbox"):
         try:
-            sandbox_inside.enter(config["sandbox"], config["agent_dir"])
+            sandbox_inside.enter(config["sandbox"])
         except OSError as error:
             fatal(f"setting up the sandbox failed: {error}")
 

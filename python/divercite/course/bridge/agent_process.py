@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 
-from . import sandbox as sandboxes
+from ... import sandbox as sandboxes
 from .agent_child import BOOT
 
 # The folder holding the package divercite (this file is divercite/course/bridge/...).

@@ -1,0 +1,111 @@
+"""Any program in the sandbox: `python3 -m divercite.sandbox.run [limits] PROGRAM [ARGS...]`.
+
+For an engine that is not a course agent (a compiled engine of a student's, a script): the
+runner starts this launcher in its place,
+
+    divercite-match -engine cmd=python3 arg=-m arg=divercite.sandbox.run arg=path/to/engine \\
+        name=theirs tc=60 -engine cmd=build/bin/divercite name=ours tc=60
+
+and the program speaks the protocol over the same stdin and stdout, in a sandbox whose
+writable folder is a private copy of the program's own folder (or of --folder). When a limit
+is hit, its processes are killed, the launcher says why on stdout (`info string error: memory
+limit: ...`, which the runner keeps) and on stderr, and exits with 1; otherwise it exits with
+the program's status.
+"""
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+
+from .. import sandbox
+from .inside import BOOT
+from .watch import descendants, wait_gone
+
+PACKAGE_FOLDER = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def positive(text):
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not '{text}'")
+    return int(text)
+
+
+def parse_arguments(argv):
+    defaults = sandbox.Limits()
+    parser = argparse.ArgumentParser(
+        prog="python3 -m divercite.sandbox.run",
+        description="Runs PROGRAM in a sandbox: no network, a private copy of its folder, "
+                    "limits on memory, processes and cores.",
+        epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--memory-mb", type=positive, default=defaults.memory_mb)
+    parser.add_argument("--cpus", type=positive, default=defaults.cpus)
+    parser.add_argument("--max-processes", type=positive, default=defaults.processes)
+    parser.add_argument("--scratch-mb", type=positive, default=defaults.scratch_mb)
+    parser.add_argument("--folder", help="the folder the program gets a private copy of "
+                        "(default: the program's own)")
+    parser.add_argument("--readable", action="append", default=[], metavar="DIR",
+                        help="a folder the program may read besides (repeatable)")
+    parser.add_argument("program", metavar="PROGRAM")
+    parser.add_argument("arguments", nargs=argparse.REMAINDER, metavar="ARGS")
+    return parser.parse_args(argv)
+
+
+def fail(message, code=2):
+    sys.stderr.write(f"divercite.sandbox.run: {message}\n")
+    sys.exit(code)
+
+
+def main(argv=None):
+    arguments = parse_arguments(argv)
+    program = os.path.abspath(arguments.program)
+    if not os.path.isfile(program) or not os.access(program, os.X_OK):
+        fail(f"no program {arguments.program} (a file that can be executed)")
+    folder = os.path.abspath(arguments.folder or os.path.dirname(program))
+    if os.path.commonpath([folder, program]) != folder:
+        fail(f"--folder {folder} does not hold the program {program}")
+    limits = sandbox.Limits(memory_mb=arguments.memory_mb, cpus=arguments.cpus,
+                            processes=arguments.max_processes,
+                            scratch_mb=arguments.scratch_mb)
+    try:
+        box = sandbox.Sandbox(limits, folder, [], PACKAGE_FOLDER, arguments.readable)
+    except (sandbox.SandboxError, OSError) as error:
+        fail(str(error))
+    boot = [sys.executable, "-c", BOOT, PACKAGE_FOLDER, json.dumps(box.inside_config()),
+            program, *arguments.arguments]
+    command, pass_fds, core_fds = box.command(boot, os.environ)
+    # stdin and stdout are the program's: the protocol passes straight through.
+    process = subprocess.Popen(command, pass_fds=pass_fds, start_new_session=True)
+    for fd in pass_fds:
+        os.close(fd)
+
+    def kill():
+        if process.poll() is not None:
+            return  # reaped: its id may be another's now
+        inside = descendants(process.pid)
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        wait_gone(inside)
+
+    watchdog = sandbox.Watchdog(limits, process.pid, kill)
+    try:
+        status = process.wait()
+    except KeyboardInterrupt:
+        kill()
+        status = process.wait()
+    watchdog.stop()
+    for fd in core_fds:
+        os.close(fd)
+    box.close()
+    if watchdog.reason is not None:
+        print(f"info string error: {watchdog.reason}", flush=True)
+        fail(watchdog.reason, code=1)
+    return status if status >= 0 else 128 - status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
