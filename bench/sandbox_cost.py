@@ -5,9 +5,10 @@ move, and a move, with and without it, in the same run.
 Each round starts the bridge both ways, in turn, on the course's random player (a move costs
 it nothing, so the times are the bridge's and the sandbox's): the time to `uciok` (the bridge
 starts and checks that the agent imports in a process of its own), then several games of
-two moves each. A game's first move is asked 1.5 s after the last game ended, as a match runner
-asks it (the next game's process started ahead, while the bridge waited); the second is the
-other side's first move, whose process is started when the first move is answered.
+three moves each. A game's first move is asked 1.5 s after the last game ended, as a match
+runner asks it (the next game's process started ahead, while the bridge waited); the second
+is the other side's first move, whose process is started when the first move is answered;
+the third the first side's second move (its processes stopped and resumed, in the sandbox).
 
     /usr/bin/python3 bench/sandbox_cost.py [--rounds 5] [--games 5] [--agent PATH]
 
@@ -54,23 +55,23 @@ class Bridge:
 
 
 def one_round(agent, options, games):
-    """(ms to uciok, [first moves' ms], [second moves' ms])."""
+    """(ms to uciok, [first moves' ms], [second moves' ms], [third moves' ms])."""
     started = time.monotonic()
     bridge = Bridge(agent, options)
     bridge.ask("uci", "uciok")
     start_ms = (time.monotonic() - started) * 1000
-    firsts, seconds = [], []
+    times = ([], [], [])
     for _ in range(games):
         time.sleep(1.5)
         bridge.send("ucinewgame")
-        asked = time.monotonic()
-        move = bridge.ask("position startpos\ngo wtime 60000 btime 60000", "bestmove")[1]
-        answered = time.monotonic()
-        bridge.ask(f"position startpos moves {move}\ngo wtime 60000 btime 60000", "bestmove")
-        firsts.append((answered - asked) * 1000)
-        seconds.append((time.monotonic() - answered) * 1000)
+        moves = []
+        for ply in range(3):
+            asked = time.monotonic()
+            position = "position startpos" + (f" moves {' '.join(moves)}" if moves else "")
+            moves.append(bridge.ask(f"{position}\ngo wtime 60000 btime 60000", "bestmove")[1])
+            times[ply].append((time.monotonic() - asked) * 1000)
     bridge.close()
-    return start_ms, firsts, seconds
+    return (start_ms, *times)
 
 
 def main():
@@ -80,24 +81,24 @@ def main():
     parser.add_argument("--agent", default=RANDOM)
     arguments = parser.parse_args()
     ways = {"plain": [], "sandbox": ["--sandbox"]}
-    figures = {way: {"start": [], "first": [], "second": []} for way in ways}
+    figures = {way: {"start": [], "first": [], "second": [], "third": []} for way in ways}
     for _ in range(arguments.rounds):
         for way, options in ways.items():
-            start_ms, firsts, seconds = one_round(arguments.agent, options, arguments.games)
+            start_ms, *plies = one_round(arguments.agent, options, arguments.games)
             figures[way]["start"].append(start_ms)
-            figures[way]["first"].append(statistics.median(firsts))
-            figures[way]["second"].append(statistics.median(seconds))
+            for what, times in zip(("first", "second", "third"), plies):
+                figures[way][what].append(statistics.median(times))
     print(f"{arguments.rounds} rounds of {arguments.games} games, "
           f"{os.path.basename(arguments.agent)}")
     print(f"{'ms (median of rounds)':24}{'plain':>10}{'sandbox':>10}{'difference':>12}")
-    for what in ("start", "first", "second"):
+    for what in ("start", "first", "second", "third"):
         plain = figures["plain"][what]
         boxed = figures["sandbox"][what]
         differences = [b - p for b, p in zip(boxed, plain)]
         spread = (1.96 * statistics.stdev(differences) / len(differences) ** 0.5
                   if len(differences) > 1 else float("nan"))
         label = {"start": "start to uciok", "first": "a game's first move",
-                 "second": "the other side's first"}[what]
+                 "second": "the other side's first", "third": "a later move"}[what]
         print(f"{label:24}{statistics.median(plain):10.1f}{statistics.median(boxed):10.1f}"
               f"{statistics.mean(differences):+9.1f} +/- {spread:.1f}")
     return 0

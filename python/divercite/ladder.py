@@ -59,6 +59,7 @@ class Settings:
     agent_file: str = "my_player.py"
     sandbox: bool = True
     bridge_options: Sequence[str] = ()  # limits and --course, passed to the bridge
+    startup_timeout: float = 60.0  # an agent importing torch takes seconds before uciok
 
     def pair_path(self, a: str, b: str, suffix: str = "") -> Path:
         return self.out / "pairs" / f"{a}--{b}{suffix}"
@@ -119,7 +120,8 @@ def play_pair(settings: Settings, a: Team, b: Team) -> Optional[str]:
         match.run([player(settings, a), player(settings, b)], games=settings.games,
                   repeat=settings.games % 2 == 0, openings=f"random plies={settings.plies}",
                   seed=settings.seed, concurrency=1, records=records,
-                  extra=["-html", str(settings.pair_path(a.name, b.name))])
+                  extra=["-html", str(settings.pair_path(a.name, b.name)),
+                         "-startuptimeout", f"{settings.startup_timeout:g}"])
     except match.MatchError as error:
         return f"{a.name} against {b.name}: {error}"
     played = finished_games(records) - before
@@ -291,6 +293,9 @@ def parse_arguments(argv):
     parser.add_argument("--estimate", type=positive, metavar="TEAMS",
                         help="print what a class of TEAMS would take at this ladder's pace")
     parser.add_argument("--agent-file", default="my_player.py")
+    parser.add_argument("--startup-timeout", type=positive, default=60, metavar="SECONDS",
+                        help="for an agent's start to uciok (default 60: the bridge checks "
+                             "that the agent imports, which may take seconds)")
     parser.add_argument("--no-sandbox", action="store_true",
                         help="trusted agents only: run them unconfined")
     parser.add_argument("--course", metavar="DIR", help="the course's Divercité folder")
@@ -313,7 +318,8 @@ def parse_arguments(argv):
                         tc=arguments.tc, games=arguments.games, plies=arguments.plies,
                         seed=arguments.seed, concurrency=arguments.concurrency,
                         agent_file=arguments.agent_file, sandbox=not arguments.no_sandbox,
-                        bridge_options=bridge_options)
+                        bridge_options=bridge_options,
+                        startup_timeout=arguments.startup_timeout)
     return arguments, settings
 
 

@@ -30,6 +30,9 @@ PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(ENGINE))
 SIMPLE_MOVES = os.path.join(AGENTS, "simple_moves.py")
 # A small memory limit: the memory attack stops early, and hurts nothing if unconfined.
 SANDBOX = ["--sandbox", "--memory-mb", "256"]
+# For a bridge's start (it stages the sandbox's files and checks that the agent imports) on
+# a loaded machine: the runner's default, 10 s, is for engines that start at once.
+STARTUP = ["-startuptimeout", "60"]
 ILLEGAL = "illegal"
 
 
@@ -87,11 +90,11 @@ class HostileAgentsTest(CourseEngineTestCase):
             json.dump({"attack": attack, "target": target, "marker": marker}, orders)
         return os.path.join(folder, "my_player.py")
 
-    def play(self, name, agent_path, games=1):
+    def play(self, name, agent_path, games=1, opponent="depth=1"):
         records = os.path.join(self.temp, f"{name}.jsonl")
         process = run_match(["-engine", *sandboxed(agent_path), f"name={name}", "tc=20",
-                             "-engine", f"cmd={ENGINE}", "name=engine", "depth=1",
-                             "-games", str(games), "-seed", "1"], records)
+                             "-engine", f"cmd={ENGINE}", "name=engine", opponent,
+                             "-games", str(games), "-seed", "1", *STARTUP], records)
         return finish_match(self, process, records)
 
     def test_attacks_are_stopped_and_recorded(self):
@@ -131,6 +134,13 @@ class HostileAgentsTest(CourseEngineTestCase):
         self.assertEqual(processes_with(f"sleep {marker}"), [])
         self.assertEqual(processes_with(os.path.join(self.temp, "class")), [])
 
+    def test_nothing_of_the_agent_runs_while_its_opponent_thinks(self):
+        # The opponent thinks 0.5 s a move: a process left running would get about 1 s by
+        # the agent's third move.
+        path = self.team("background", "background")
+        records, output = self.play("background", path, opponent="st=0.5")
+        self.assertEqual(records[0]["termination"], "normal", records[0]["reason"])
+
     def test_files_written_beside_the_agent_stay_in_its_game(self):
         path = self.team("beside", "beside")
         records, output = self.play("beside", path, games=2)
@@ -150,8 +160,8 @@ class SandboxedEngineTest(CourseEngineTestCase):
         records = os.path.join(self.temp, f"{name}.jsonl")
         environment = dict(os.environ, PYTHONPATH=PACKAGE)
         process = run_match(["-engine", *engine, limit, "-engine", f"cmd={ENGINE}",
-                             "name=plain", "depth=2", "-games", "2", "-seed", "1"], records,
-                            env=environment)
+                             "name=plain", "depth=2", "-games", "2", "-seed", "1", *STARTUP],
+                            records, env=environment)
         return finish_match(self, process, records)
 
     def test_our_engine_plays_in_the_sandbox(self):
@@ -176,7 +186,8 @@ class HabitsInTheSandboxTest(CourseEngineTestCase):
                 ["-engine", *sandboxed(habit_agent(name)), f"name={name}",
                  "tc=1" if name == "hanging" else "tc=30",
                  "-engine", f"cmd={ENGINE}", "name=engine", "depth=1", "-games", "2",
-                 "-repeat", "-openings", "random", "plies=2", "-seed", "1"], records)
+                 "-repeat", "-openings", "random", "plies=2", "-seed", "1", *STARTUP],
+                records)
             return finish_match(self, process, records)
 
         played = in_parallel(match, list(HABITS))

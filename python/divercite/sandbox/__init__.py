@@ -16,13 +16,15 @@ Limits, as a demanding host needs them and any Linux user can set them (no root,
     counts only the sandbox's own tasks (and watched from outside as well);
   - cores: the process is pinned to `cpus` cores, claimed so that sandboxes started by
     different owners spread over the machine (cores.py), and a seccomp filter refuses
-    sched_setaffinity, so that no agent takes its opponent's cores.
+    sched_setaffinity, so that no agent takes its opponent's cores; and the course bridge
+    stops an agent's processes (SIGSTOP) while its opponent thinks.
 A limit that is hit ends the process with a reason (`memory limit: ...`, `process limit:
 ...`), which its owner reports: the bridge as the move's error, run.py as an info string.
 """
 
 from .box import Sandbox
 from .limits import Limits, SandboxError
-from .watch import Watchdog, descendants, wait_gone
+from .watch import Watchdog, descendants, signal_all, wait_gone
 
-__all__ = ["Sandbox", "Limits", "SandboxError", "Watchdog", "descendants", "wait_gone"]
+__all__ = ["Sandbox", "Limits", "SandboxError", "Watchdog", "descendants", "signal_all",
+           "wait_gone"]

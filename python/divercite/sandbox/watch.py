@@ -109,3 +109,20 @@ def wait_gone(pids, timeout=2.0):
             return True
         time.sleep(0.01)
     return False
+
+
+def signal_all(pid, number):
+    """Sends the signal to every process under `pid` (bubblewrap's), its init excepted, until
+    no new one appears: a process forked meanwhile gets it too."""
+    sent = set()
+    while True:
+        inside = {member for init in children(pid) for member in descendants(init)}
+        new = inside - sent
+        if not new:
+            return
+        for member in new:
+            try:
+                os.kill(member, number)
+            except (ProcessLookupError, PermissionError):
+                pass
+        sent |= new

@@ -75,6 +75,16 @@ class AgentProcess:
                 self.replies.put(message)
         self.replies.put(None)
 
+    def pause(self):
+        """In a sandbox: stops every process of the agent's until `resume` (the opponent's
+        turn: nothing of it may run then, as nothing does under the course's own master)."""
+        if self.watchdog is not None and self.process.poll() is None:
+            sandboxes.signal_all(self.process.pid, signal.SIGSTOP)
+
+    def resume(self):
+        if self.watchdog is not None and self.process.poll() is None:
+            sandboxes.signal_all(self.process.pid, signal.SIGCONT)
+
     def limit_reason(self):
         """The sandbox's limit that ended the process, or None."""
         return self.watchdog.reason if self.watchdog is not None else None

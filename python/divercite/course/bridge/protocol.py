@@ -267,10 +267,12 @@ class Session:
 
     def agent_move(self, side, start_text, moves, remaining, seed):
         process = self.agent_for(side)
+        process.resume()
         process.request(cmd="move", start=start_text, moves=moves, remaining=remaining,
                         seed=seed)
         try:
             reply = process.reply(timeout=remaining + OVERTIME_SECONDS)
+            process.pause()
         except queue.Empty:
             self.forget(side, process)
             raise AgentError(f"MyPlayer.compute_action had not returned {OVERTIME_SECONDS:g} s "

@@ -12,6 +12,9 @@ attack.json: {"attack": name, "target": a path or a port, "marker": a unique num
              they got more than 1.5 cores' time (else plays on)
   linger     leaves a detached `sleep <marker>` behind (double fork, new session)
   beside     writes a file beside itself (allowed), which the next game must not see
+  background starts a process that busy-loops for 20 s, and raises on its third move if that
+             process got more than 0.5 s of CPU time (it would, running while the opponent
+             thinks), else plays on
 """
 import json
 import multiprocessing
@@ -64,6 +67,12 @@ def attack(name, target, marker):
     elif name == "linger":
         subprocess.Popen(["sleep", str(marker)], start_new_session=True,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    elif name == "background":
+        pid = os.fork()
+        if pid == 0:
+            busy(20.0)
+            os._exit(0)
+        return pid
     elif name == "beside":
         path = os.path.join(HERE, "seen.txt")
         if os.path.exists(path):
@@ -84,6 +93,13 @@ def core_share():
     return (children.children_user + children.children_system) / (time.monotonic() - started)
 
 
+def cpu_seconds(pid):
+    """The CPU time a process of mine has used (user and system)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class MyPlayer(PlayerDivercite):
     def __init__(self, piece_type, name="hostile"):
         super().__init__(piece_type, name)
@@ -92,5 +108,9 @@ class MyPlayer(PlayerDivercite):
     def compute_action(self, current_state, remaining_time=1e9, **kwargs):
         self.moves += 1
         if self.moves == 1:
-            attack(ORDERS["attack"], ORDERS.get("target"), ORDERS.get("marker"))
+            self.spawned = attack(ORDERS["attack"], ORDERS.get("target"), ORDERS.get("marker"))
+        elif self.moves == 3 and ORDERS["attack"] == "background":
+            seconds = cpu_seconds(self.spawned)
+            if seconds > 0.5:
+                raise RuntimeError(f"my background process ran {seconds:.2f} s meanwhile")
         return first_legal_action(current_state)
