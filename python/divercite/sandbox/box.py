@@ -5,6 +5,7 @@ so the files are staged where it can read them: a Sandbox copies what it shows i
 of its own, once, and a cleaner process removes that folder when its owner ends, killed
 included.
 """
+
 import errno
 import fcntl
 import os
