@@ -33,6 +33,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import match
 from .records import read_records
+from .sandbox.limits import positive_integer
 
 TEAM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
@@ -266,12 +267,6 @@ def parse_shard(text: str) -> Tuple[int, int]:
     return int(match_.group(1)), int(match_.group(2))
 
 
-def positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not '{text}'")
-    return int(text)
-
-
 def parse_arguments(argv):
     parser = argparse.ArgumentParser(
         prog="python3 -m divercite.ladder",
@@ -282,25 +277,27 @@ def parse_arguments(argv):
                         "followed by -ladder, beside it)")
     parser.add_argument("--tc", default="900", help="each agent's clock, seconds a game "
                         "(default 900, the course's)")
-    parser.add_argument("--games", type=positive, default=2, help="games a pair (default 2)")
+    parser.add_argument("--games", type=positive_integer, default=2,
+                        help="games a pair (default 2)")
     parser.add_argument("--plies", type=int, default=2, help="random opening plies")
     parser.add_argument("--seed", type=int, default=8175)
-    parser.add_argument("--concurrency", type=positive, default=os.cpu_count() or 1,
+    parser.add_argument("--concurrency", type=positive_integer, default=os.cpu_count() or 1,
                         help="pairs played at once (default: the cores)")
     parser.add_argument("--shard", type=parse_shard, metavar="K/N",
                         help="play the K-th of N parts of the pairs")
     parser.add_argument("--report", action="store_true", help="play nothing: the standings")
-    parser.add_argument("--estimate", type=positive, metavar="TEAMS",
+    parser.add_argument("--estimate", type=positive_integer, metavar="TEAMS",
                         help="print what a class of TEAMS would take at this ladder's pace")
     parser.add_argument("--agent-file", default="my_player.py")
-    parser.add_argument("--startup-timeout", type=positive, default=60, metavar="SECONDS",
+    parser.add_argument("--startup-timeout", type=positive_integer, default=60, metavar="SECONDS",
                         help="for an agent's start to uciok (default 60: the bridge checks "
                              "that the agent imports, which may take seconds)")
     parser.add_argument("--no-sandbox", action="store_true",
                         help="trusted agents only: run them unconfined")
     parser.add_argument("--course", metavar="DIR", help="the course's Divercité folder")
     for flag in ("--memory-mb", "--cpus", "--max-processes", "--scratch-mb"):
-        parser.add_argument(flag, type=positive, help="the sandbox's limit (course_engine.py)")
+        parser.add_argument(flag, type=positive_integer,
+                            help="the sandbox's limit (course_engine.py)")
     arguments = parser.parse_args(argv)
     bridge_options = []
     for flag in ("memory_mb", "cpus", "max_processes", "scratch_mb"):

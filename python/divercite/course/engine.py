@@ -14,6 +14,7 @@ import sys
 import traceback
 
 from .. import sandbox
+from ..sandbox.limits import positive_integer
 from .bridge import agent_process, interpreter, locations, streams
 from .bridge.agent_process import AgentLauncher
 from .bridge.protocol import COURSE_CLOCK_SECONDS, OVERTIME_SECONDS, Session
@@ -70,14 +71,14 @@ def parse_arguments(prog):
         "limit')")
     group.add_argument("--sandbox", action="store_true",
                        help="run every agent process in a sandbox")
-    group.add_argument("--memory-mb", type=positive, metavar="MB",
+    group.add_argument("--memory-mb", type=positive_integer, metavar="MB",
                        help=f"memory of the agent's processes together (default "
                             f"{limits.memory_mb})")
-    group.add_argument("--cpus", type=positive, metavar="N",
+    group.add_argument("--cpus", type=positive_integer, metavar="N",
                        help=f"cores the agent may use (default {limits.cpus})")
-    group.add_argument("--max-processes", type=positive, metavar="N",
+    group.add_argument("--max-processes", type=positive_integer, metavar="N",
                        help=f"processes and threads together (default {limits.processes})")
-    group.add_argument("--scratch-mb", type=positive, metavar="MB",
+    group.add_argument("--scratch-mb", type=positive_integer, metavar="MB",
                        help="room for the files the agent writes, beside itself and in /tmp "
                             f"(default {limits.scratch_mb} each)")
     group.add_argument("--readable", action="append", default=[], metavar="DIR",
@@ -91,16 +92,6 @@ def parse_arguments(prog):
         parser.error("the sandbox's limits and --readable need --sandbox")
     arguments.limits = sandbox.Limits(**{k: v for k, v in given.items() if v is not None})
     return arguments
-
-
-def positive(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not '{text}'")
-    return value
 
 
 def check_agent_starts(launcher, agent_path, stem):

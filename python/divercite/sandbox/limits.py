@@ -1,5 +1,6 @@
 """The sandbox's limits, and the reasons a process hitting one is given."""
 
+import argparse
 import dataclasses
 
 
@@ -22,3 +23,10 @@ def memory_reason(memory_mb, used_mb=None):
 
 def process_reason(processes):
     return f"process limit: it may run {processes} processes and threads together"
+
+
+def positive_integer(text):
+    """The command-line type of a limit (and of the ladder's counts): 1 or more."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not '{text}'")
+    return int(text)

@@ -22,15 +22,10 @@ import sys
 
 from .. import sandbox
 from .inside import BOOT
+from .limits import positive_integer
 from .watch import descendants, wait_gone
 
 PACKAGE_FOLDER = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def positive(text):
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not '{text}'")
-    return int(text)
 
 
 def parse_arguments(argv):
@@ -40,10 +35,10 @@ def parse_arguments(argv):
         description="Runs PROGRAM in a sandbox: no network, a private copy of its folder, "
                     "limits on memory, processes and cores.",
         epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--memory-mb", type=positive, default=defaults.memory_mb)
-    parser.add_argument("--cpus", type=positive, default=defaults.cpus)
-    parser.add_argument("--max-processes", type=positive, default=defaults.processes)
-    parser.add_argument("--scratch-mb", type=positive, default=defaults.scratch_mb)
+    parser.add_argument("--memory-mb", type=positive_integer, default=defaults.memory_mb)
+    parser.add_argument("--cpus", type=positive_integer, default=defaults.cpus)
+    parser.add_argument("--max-processes", type=positive_integer, default=defaults.processes)
+    parser.add_argument("--scratch-mb", type=positive_integer, default=defaults.scratch_mb)
     parser.add_argument("--folder", help="the folder the program gets a private copy of "
                         "(default: the program's own)")
     parser.add_argument("--readable", action="append", default=[], metavar="DIR",
