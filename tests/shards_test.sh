@@ -10,10 +10,8 @@
 # with submit.sh --resume and checks that no game is lost or played twice, and lets
 # submit.sh cancel an SPRT match once its merged report decides.
 #
-# The cluster is the test's own: munged with a fresh key, slurmctld and slurmd in the
-# foreground from a generated slurm.conf (proctrack/linuxproc, task/none, no systemd), every
-# file in a temporary directory, on free local ports; started and stopped by process id, and
-# removed at exit. Exits 77 (SKIP) when the packages are missing and cannot be installed.
+# The cluster is the test's own (tests/slurm_cluster.sh), in a temporary directory removed at
+# exit. Exits 77 (SKIP) when the packages are missing and cannot be installed.
 set -euo pipefail
 
 mode=${1:?usage: shards_test.sh parallel|slurm MATCH ENGINE}
@@ -21,46 +19,15 @@ match=$(realpath "${2:?the divercite-match binary}")
 engine=$(realpath "${3:?the divercite engine binary}")
 source_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 scripts=$source_dir/tools/match/slurm
-skip=77
 
-log() { echo "[$(date -u +%T)] $*"; }
-fail() {
-  echo "FAILED: $*" >&2
-  exit 1
-}
-now() { date +%s.%N; }
-seconds_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
-
-# Installs what is missing, as scripts/install-deps.sh would; SKIP only if that cannot be done.
-need() {
-  local missing=() command
-  for command in "${@:2}"; do command -v "$command" >/dev/null || missing+=("$command"); done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  log "missing ${missing[*]}: installing Debian's $1"
-  if [ "$(id -u)" -eq 0 ] && { apt-get install -y -qq --no-install-recommends $1 >/dev/null 2>&1 ||
-    { apt-get update -qq >/dev/null 2>&1 &&
-      apt-get install -y -qq --no-install-recommends $1 >/dev/null 2>&1; }; }; then
-    return 0
-  fi
-  echo "SKIPPED: ${missing[*]} not found and Debian's '$1' could not be installed" \
-    "(scripts/install-deps.sh installs them)"
-  exit $skip
-}
+source "$source_dir/tests/script_support.sh"
+source "$source_dir/tests/slurm_cluster.sh"
 
 work=$(mktemp -d /tmp/divercite-shards-test.XXXXXX)
 chmod 755 "$work"
-pids=()
 cleanup() {
   local status=$?
-  if [ -n "${SLURM_CONF:-}" ] && [ -n "${pids[*]}" ]; then
-    scancel --quiet --user="$(id -un)" 2>/dev/null || true  # this cluster's jobs only
-    for _ in $(seq 50); do squeue -h 2>/dev/null | grep -q . || break; sleep 0.2; done
-  fi
-  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do  # slurmd, slurmctld, then munged
-    kill "${pids[i]}" 2>/dev/null || continue
-    for _ in $(seq 50); do kill -0 "${pids[i]}" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "${pids[i]}" 2>/dev/null || true
-  done
+  slurm_cluster_stop
   wait 2>/dev/null || true
   if [ $status -ne 0 ] && [ -d "$work/cluster/log" ]; then
     tail -n 20 "$work"/cluster/log/* >&2 || true
@@ -115,76 +82,9 @@ if [ "$mode" = parallel ]; then
 fi
 
 [ "$mode" = slurm ] || fail "unknown mode '$mode'"
-need "slurm-wlm munge" slurmctld slurmd sbatch squeue scancel munged munge
-if [ "$(id -u)" -ne 0 ]; then
-  echo "SKIPPED: slurmd must run as root to start jobs (this is uid $(id -u))"
-  exit $skip
-fi
+slurm_need_root_and_packages
 
-# --- the cluster -------------------------------------------------------------------------
-cluster=$work/cluster
-mkdir -p "$cluster"/{munge,state,spool,log}
-chmod 700 "$cluster/munge"
-dd if=/dev/urandom of="$cluster/munge/munge.key" bs=1024 count=1 2>/dev/null
-chmod 400 "$cluster/munge/munge.key"
-munged --foreground --force --socket="$cluster/munge/socket" \
-  --key-file="$cluster/munge/munge.key" --pid-file="$cluster/munge/munged.pid" \
-  --seed-file="$cluster/munge/seed" --log-file="$cluster/log/munged.log" \
-  >"$cluster/log/munged.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 50); do [ -S "$cluster/munge/socket" ] && break; sleep 0.1; done
-munge -S "$cluster/munge/socket" -n | unmunge -S "$cluster/munge/socket" >/dev/null ||
-  fail "munged does not answer"
-
-read -r ctld_port slurmd_port < <(python3 -c '
-import socket
-s = [socket.socket() for _ in range(2)]
-for x in s: x.bind(("127.0.0.1", 0))
-print(*(x.getsockname()[1] for x in s))')
-host=$(hostname -s)
-cat >"$cluster/slurm.conf" <<EOF
-ClusterName=divercite-test
-SlurmctldHost=$host(127.0.0.1)
-SlurmctldPort=$ctld_port
-SlurmdPort=$slurmd_port
-AuthType=auth/munge
-AuthInfo=socket=$cluster/munge/socket
-CredType=cred/munge
-SlurmUser=root
-SlurmdUser=root
-StateSaveLocation=$cluster/state
-SlurmdSpoolDir=$cluster/spool
-SlurmctldPidFile=$cluster/slurmctld.pid
-SlurmdPidFile=$cluster/slurmd.pid
-SlurmctldLogFile=$cluster/log/slurmctld.log
-SlurmdLogFile=$cluster/log/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-SchedulerType=sched/backfill
-MpiDefault=none
-ReturnToService=2
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-SwitchType=switch/none
-KillWait=2
-MinJobAge=300
-NodeName=$host NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
-PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
-EOF
-export SLURM_CONF=$cluster/slurm.conf
-slurmctld -D -c -f "$SLURM_CONF" >"$cluster/log/slurmctld.out" 2>&1 &
-pids+=($!)
-slurmd -D -f "$SLURM_CONF" >"$cluster/log/slurmd.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do
-  sinfo -h -o %T 2>/dev/null | grep -q idle && break
-  sleep 0.2
-done
-sinfo -h -o %T 2>/dev/null | grep -q idle || fail "the node did not come up"
-log "single-node Slurm cluster up: $(sinfo -h -o '%P %D %c %T')"
+slurm_cluster_start "$work/cluster"
 
 single_run
 

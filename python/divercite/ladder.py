@@ -9,8 +9,9 @@ from --seed), each agent through the course bridge in its sandbox (course_engine
 --sandbox, with the limits given here). Each pair is a match of the runner, divercite-match,
 with its own records and report pages in DIR/pairs/A--B.jsonl and DIR/pairs/A--B/index.html:
 a ladder started again plays only the games its records lack, so adding a team plays only
-that team's games, and --shard K/N plays the K-th of N parts of the pairs (one Slurm array
-task each, on a shared folder). At the end, and with --report alone, the standings
+that team's games, and --shard K/N plays the K-th of N parts of the pairs. --slurm N submits
+those N shards as a Slurm job array and the report as a job after it (the folders on a
+filesystem the nodes share), and waits for them. At the end, and with --report alone, the standings
 (Bradley-Terry Elo and its 95 % interval, from `divercite-match -ratings` over every pair's
 records) and the cross table are printed and written to DIR/index.html and
 DIR/standings.json, with each pair's wall time per game in DIR/timings.jsonl and, from it,
@@ -26,14 +27,16 @@ import html
 import json
 import os
 import re
+import shlex
 import sys
 import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from . import match
+from . import match, slurm
+from .course.bridge.locations import course_in
 from .records import read_records
-from .sandbox.limits import positive_integer
+from .sandbox.limits import add_limit_arguments, limit_flags, limits_given, positive_integer
 
 TEAM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
@@ -149,6 +152,78 @@ def play(settings: Settings, teams: Sequence[Team], shard=None, progress=print) 
             if why is not None:
                 failures.append(why)
     return failures
+
+
+def command_line(settings: Settings) -> List[str]:
+    """The command that runs this ladder again, with the same settings (for a Slurm node)."""
+    command = [sys.executable, "-m", "divercite.ladder", str(settings.class_dir),
+               "--out", str(settings.out), "--tc", settings.tc, "--games", str(settings.games),
+               "--plies", str(settings.plies), "--seed", str(settings.seed),
+               "--concurrency", str(settings.concurrency), "--agent-file", settings.agent_file,
+               "--startup-timeout", f"{settings.startup_timeout:g}"]
+    if not settings.sandbox:
+        command.append("--no-sandbox")
+    return command + list(settings.bridge_options)
+
+
+def games_played(settings: Settings, teams: Sequence[Team]) -> int:
+    return sum(min(settings.games, finished_games(settings.pair_path(a.name, b.name, ".jsonl")))
+               for a, b in pairs_of(teams))
+
+
+def submit_to_slurm(settings: Settings, teams: Sequence[Team], shards: int, cpus: int,
+                    sbatch: Sequence[str], wait: bool, interval: float,
+                    estimate: Optional[int]) -> int:
+    """The missing games as a Slurm job array of `shards` tasks (--shard K/N each), then the
+    report as a job after it; with `wait`, returns when the report is written: 0 if every
+    pair has its games, 1 otherwise (the same command plays what is missing)."""
+    slurm.require()
+    folder = settings.out / "slurm"
+    folder.mkdir(parents=True, exist_ok=True)
+    jobs_file = folder / "jobs"
+    earlier = jobs_file.read_text().split() if jobs_file.exists() else []
+    if slurm.queued(earlier):
+        raise LadderError(f"this ladder's jobs {', '.join(earlier)} are still queued or "
+                          "running: wait for them, or scancel them first")
+    (settings.out / "pairs").mkdir(exist_ok=True)
+    command = " ".join(shlex.quote(part) for part in command_line(settings))
+    total = len(pairs_of(teams)) * settings.games
+    before = games_played(settings, teams)
+    print(f"{len(teams)} teams, {len(pairs_of(teams))} pairs; {total - before} games to play")
+    jobs = []
+    if before < total:
+        jobs.append(slurm.submit(f"{command} --shard \"$SLURM_ARRAY_TASK_ID/{shards}\"",
+                                 name="divercite-ladder", output=str(folder / "shard-%a.out"),
+                                 array=shards, cpus=cpus, extra=sbatch))
+        each = f"{cpus} CPU{'s' if cpus > 1 else ''} each"
+        print(f"Submitted {shards} shards as job array {jobs[0]} ({each}): "
+              f"{folder}/shard-K.out")
+    report_out = folder / "report.out"
+    report_out.unlink(missing_ok=True)  # this submission's report alone
+    report_command = command + " --report" + (f" --estimate {estimate}" if estimate else "")
+    jobs.append(slurm.submit(report_command, name="divercite-ladder-report",
+                             output=str(report_out), after=jobs[0] if jobs else None,
+                             extra=sbatch))
+    print(f"Submitted the report as job {jobs[-1]}: {folder / 'report.out'}", flush=True)
+    jobs_file.write_text(" ".join(jobs) + "\n")
+    if not wait:
+        return 0
+    last = [before]
+
+    def progress():
+        played = games_played(settings, teams)
+        if played != last[0]:
+            print(f"{time.strftime('%H:%M:%S')} {played} of {total} games", flush=True)
+            last[0] = played
+    slurm.wait(jobs, interval, progress)
+    if report_out.exists():
+        print(report_out.read_text(), end="")
+    missing = total - games_played(settings, teams)
+    if missing:
+        print(f"divercite.ladder: {missing} games were not played (see {folder}/shard-*.out); "
+              "the same command plays them", file=sys.stderr)
+        return 1
+    return 0
 
 
 @dataclasses.dataclass
@@ -281,11 +356,25 @@ def parse_arguments(argv):
                         help="games a pair (default 2)")
     parser.add_argument("--plies", type=int, default=2, help="random opening plies")
     parser.add_argument("--seed", type=int, default=8175)
-    parser.add_argument("--concurrency", type=positive_integer, default=os.cpu_count() or 1,
-                        help="pairs played at once (default: the cores)")
+    parser.add_argument("--concurrency", type=positive_integer,
+                        help="pairs played at once (default: the cores; with --slurm, 1 a "
+                             "shard)")
     parser.add_argument("--shard", type=parse_shard, metavar="K/N",
                         help="play the K-th of N parts of the pairs")
     parser.add_argument("--report", action="store_true", help="play nothing: the standings")
+    cluster = parser.add_argument_group(
+        "Slurm", "the ladder and its folder on a filesystem the nodes share; this process "
+        "and the environment it has (PYTHONPATH) are those of the jobs")
+    cluster.add_argument("--slurm", type=positive_integer, metavar="N",
+                         help="play the missing games as a Slurm job array of N shards, then "
+                              "the report as a job after them")
+    cluster.add_argument("--sbatch", default="", metavar="ARGS",
+                         help="more sbatch arguments for the jobs (partition, time, account)")
+    cluster.add_argument("--no-wait", action="store_true",
+                         help="return once submitted (default: wait, print progress and the "
+                              "standings)")
+    cluster.add_argument("--interval", type=positive_integer, default=30, metavar="SECONDS",
+                         help="between progress lines while waiting (default 30)")
     parser.add_argument("--estimate", type=positive_integer, metavar="TEAMS",
                         help="print what a class of TEAMS would take at this ladder's pace")
     parser.add_argument("--agent-file", default="my_player.py")
@@ -294,26 +383,36 @@ def parse_arguments(argv):
                              "that the agent imports, which may take seconds)")
     parser.add_argument("--no-sandbox", action="store_true",
                         help="trusted agents only: run them unconfined")
-    parser.add_argument("--course", metavar="DIR", help="the course's Divercité folder")
-    for flag in ("--memory-mb", "--cpus", "--max-processes", "--scratch-mb"):
-        parser.add_argument(flag, type=positive_integer,
-                            help="the sandbox's limit (course_engine.py)")
+    parser.add_argument("--course", metavar="DIR", help="the course's Divercité folder, or "
+                        "its root (default: as the bridge finds it)")
+    add_limit_arguments(parser.add_argument_group(
+        "sandbox limits", "each agent's, as course_engine.py --sandbox takes them"))
     arguments = parser.parse_args(argv)
-    bridge_options = []
-    for flag in ("memory_mb", "cpus", "max_processes", "scratch_mb"):
-        value = getattr(arguments, flag)
-        if value is not None:
-            if arguments.no_sandbox:
-                parser.error(f"--{flag.replace('_', '-')} needs the sandbox")
-            bridge_options += ["--" + flag.replace("_", "-"), str(value)]
+    given = limits_given(arguments)
+    if given and arguments.no_sandbox:
+        parser.error("the sandbox's limits need the sandbox (not --no-sandbox)")
+    if arguments.slurm and (arguments.shard or arguments.report):
+        parser.error("--slurm submits the shards and the report: not with --shard or --report")
+    arguments.slurm_cpus = None
+    if arguments.slurm:
+        # Each pair's agents take turns (the sandbox stops the one waiting): its cores.
+        per_pair = 1 if arguments.no_sandbox else given.get("cpus", 1)
+        arguments.slurm_cpus = (arguments.concurrency or 1) * per_pair
+    bridge_options = limit_flags(given)
     if arguments.course:
-        bridge_options += ["--course", os.path.abspath(arguments.course)]
+        course = course_in(arguments.course)
+        if course is None:
+            parser.error(f"--course {arguments.course}: neither it nor its divercite folder "
+                         "holds game_state_divercite.py")
+        bridge_options += ["--course", course]
     class_dir = arguments.class_dir.resolve()
     settings = Settings(class_dir=class_dir,
                         out=(arguments.out or class_dir.with_name(class_dir.name + "-ladder"))
                         .resolve(),
                         tc=arguments.tc, games=arguments.games, plies=arguments.plies,
-                        seed=arguments.seed, concurrency=arguments.concurrency,
+                        seed=arguments.seed,
+                        concurrency=arguments.concurrency or
+                        (1 if arguments.slurm else os.cpu_count() or 1),
                         agent_file=arguments.agent_file, sandbox=not arguments.no_sandbox,
                         bridge_options=bridge_options,
                         startup_timeout=arguments.startup_timeout)
@@ -324,11 +423,15 @@ def main(argv=None) -> int:
     arguments, settings = parse_arguments(argv)
     try:
         teams = find_teams(settings.class_dir, settings.agent_file)
+        if arguments.slurm:
+            return submit_to_slurm(settings, teams, arguments.slurm, arguments.slurm_cpus,
+                                   shlex.split(arguments.sbatch), not arguments.no_wait,
+                                   arguments.interval, arguments.estimate)
         failures = [] if arguments.report else play(settings, teams, arguments.shard)
         if arguments.shard is not None and not arguments.report:
             return 1 if failures else 0  # the report is the merge step's
         result = report(settings, teams)
-    except (LadderError, match.MatchError, FileNotFoundError) as error:
+    except (LadderError, match.MatchError, slurm.SlurmError, FileNotFoundError) as error:
         print(f"divercite.ladder: {error}", file=sys.stderr)
         return 2
     write_report(result, teams, settings)

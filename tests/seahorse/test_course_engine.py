@@ -305,15 +305,19 @@ class ProtocolTest(CourseEngineTestCase):
         result = subprocess.run([WRAPPER, "--course", self.temp, RANDOM], input="uci\n",
                                 capture_output=True, text=True, timeout=30)
         self.assertEqual(result.returncode, 2)
-        self.assertIn("no game_state_divercite.py", result.stderr)
+        self.assertIn("neither it nor its divercite folder holds game_state_divercite.py",
+                      result.stderr)
 
     def test_finds_the_course_every_documented_way(self):
-        """--course/--seahorse, DIVERCITE_COURSE_DIR as the course root or its divercite
-        folder, and the default beside the repository (when that is where the course is)."""
+        """--course and DIVERCITE_COURSE_DIR, each as the course root or its divercite
+        folder, --seahorse, and the default beside the repository (when that is where the
+        course is)."""
         bare = {k: v for k, v in os.environ.items() if k != "DIVERCITE_COURSE_DIR"}
         ways = {
             "flags": ([WRAPPER, "--course", COURSE, "--seahorse", SEAHORSE, agent("none")],
                       bare),
+            "--course root": ([WRAPPER, "--course", os.path.dirname(COURSE), agent("none")],
+                              bare),
             "root": ([WRAPPER, agent("none")],
                      dict(bare, DIVERCITE_COURSE_DIR=os.path.dirname(COURSE))),
             "divercite folder": ([WRAPPER, agent("none")], dict(bare, DIVERCITE_COURSE_DIR=COURSE)),

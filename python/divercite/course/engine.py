@@ -14,7 +14,7 @@ import sys
 import traceback
 
 from .. import sandbox
-from ..sandbox.limits import positive_integer
+from ..sandbox.limits import add_limit_arguments, limits_given
 from .bridge import agent_process, interpreter, locations, streams
 from .bridge.agent_process import AgentLauncher
 from .bridge.protocol import COURSE_CLOCK_SECONDS, OVERTIME_SECONDS, Session
@@ -59,11 +59,11 @@ def parse_arguments(prog):
                     "divercite-match.",
         epilog=HELP_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--course", metavar="DIR",
-                        help="the course's Divercité folder (holding game_state_divercite.py)")
+                        help="the course's Divercité folder (holding game_state_divercite.py), "
+                             "or the course's root above it")
     parser.add_argument("--seahorse", metavar="DIR",
                         help="the folder that contains the seahorse package")
     parser.add_argument("agent", metavar="AGENT.py", help="the agent's file, e.g. my_player.py")
-    limits = sandbox.Limits()
     group = parser.add_argument_group(
         "sandbox", "untrusted agents: each process in a bubblewrap sandbox with no network, "
         "no view of the files but the system's, the course's and a private copy of its own "
@@ -71,26 +71,15 @@ def parse_arguments(prog):
         "limit')")
     group.add_argument("--sandbox", action="store_true",
                        help="run every agent process in a sandbox")
-    group.add_argument("--memory-mb", type=positive_integer, metavar="MB",
-                       help=f"memory of the agent's processes together (default "
-                            f"{limits.memory_mb})")
-    group.add_argument("--cpus", type=positive_integer, metavar="N",
-                       help=f"cores the agent may use (default {limits.cpus})")
-    group.add_argument("--max-processes", type=positive_integer, metavar="N",
-                       help=f"processes and threads together (default {limits.processes})")
-    group.add_argument("--scratch-mb", type=positive_integer, metavar="MB",
-                       help="room for the files the agent writes, beside itself and in /tmp "
-                            f"(default {limits.scratch_mb} each)")
+    add_limit_arguments(group)
     group.add_argument("--readable", action="append", default=[], metavar="DIR",
                        help="a folder the agent may read besides its own, e.g. a venv with "
                             "its packages (repeatable)")
     arguments = parser.parse_args()
-    given = {"memory_mb": arguments.memory_mb, "cpus": arguments.cpus,
-             "processes": arguments.max_processes, "scratch_mb": arguments.scratch_mb}
-    if not arguments.sandbox and (any(v is not None for v in given.values()) or
-                                  arguments.readable):
+    given = limits_given(arguments)
+    if not arguments.sandbox and (given or arguments.readable):
         parser.error("the sandbox's limits and --readable need --sandbox")
-    arguments.limits = sandbox.Limits(**{k: v for k, v in given.items() if v is not None})
+    arguments.limits = sandbox.Limits(**given)
     return arguments
 
 

@@ -24,7 +24,7 @@ A limit that is hit ends the process with a reason (`memory limit: ...`, `proces
 
 from .box import Sandbox
 from .limits import Limits, SandboxError
-from .watch import Watchdog, descendants, signal_all, wait_gone
+from .watch import Watchdog, descendants, kill_group, signal_all, wait_gone
 
-__all__ = ["Sandbox", "Limits", "SandboxError", "Watchdog", "descendants", "signal_all",
-           "wait_gone"]
+__all__ = ["Sandbox", "Limits", "SandboxError", "Watchdog", "descendants", "kill_group",
+           "signal_all", "wait_gone"]

@@ -30,3 +30,31 @@ def positive_integer(text):
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not '{text}'")
     return int(text)
+
+
+# The limits' command-line flags: (flag, Limits field, metavar, what it bounds).
+FLAGS = (("--memory-mb", "memory_mb", "MB", "memory of the agent's processes together"),
+         ("--cpus", "cpus", "N", "cores the agent may use"),
+         ("--max-processes", "processes", "N", "processes and threads together"),
+         ("--scratch-mb", "scratch_mb", "MB",
+          "room for the files the agent writes, beside itself and in /tmp, each"))
+
+
+def add_limit_arguments(parser):
+    """The limits' flags, on an argparse parser or group; read back with limits_given()."""
+    defaults = Limits()
+    for flag, field, metavar, what in FLAGS:
+        parser.add_argument(flag, dest=field, type=positive_integer, metavar=metavar,
+                            help=f"{what} (default {getattr(defaults, field)})")
+
+
+def limits_given(arguments):
+    """{Limits field: value} of the limits' flags given on the command line."""
+    return {field: getattr(arguments, field) for _, field, _, _ in FLAGS
+            if getattr(arguments, field) is not None}
+
+
+def limit_flags(given):
+    """The command-line flags that give these limits ({Limits field: value}) again."""
+    return [text for flag, field, _, _ in FLAGS if field in given
+            for text in (flag, str(given[field]))]

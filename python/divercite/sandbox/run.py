@@ -16,29 +16,24 @@ the program's status.
 import argparse
 import json
 import os
-import signal
 import subprocess
 import sys
 
 from .. import sandbox
 from .inside import BOOT
-from .limits import positive_integer
-from .watch import descendants, wait_gone
+from .limits import add_limit_arguments, limits_given
+from .watch import kill_group, wait_gone
 
 PACKAGE_FOLDER = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def parse_arguments(argv):
-    defaults = sandbox.Limits()
     parser = argparse.ArgumentParser(
         prog="python3 -m divercite.sandbox.run",
         description="Runs PROGRAM in a sandbox: no network, a private copy of its folder, "
                     "limits on memory, processes and cores.",
         epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--memory-mb", type=positive_integer, default=defaults.memory_mb)
-    parser.add_argument("--cpus", type=positive_integer, default=defaults.cpus)
-    parser.add_argument("--max-processes", type=positive_integer, default=defaults.processes)
-    parser.add_argument("--scratch-mb", type=positive_integer, default=defaults.scratch_mb)
+    add_limit_arguments(parser)
     parser.add_argument("--folder", help="the folder the program gets a private copy of "
                         "(default: the program's own)")
     parser.add_argument("--readable", action="append", default=[], metavar="DIR",
@@ -61,9 +56,7 @@ def main(argv=None):
     folder = os.path.abspath(arguments.folder or os.path.dirname(program))
     if os.path.commonpath([folder, program]) != folder:
         fail(f"--folder {folder} does not hold the program {program}")
-    limits = sandbox.Limits(memory_mb=arguments.memory_mb, cpus=arguments.cpus,
-                            processes=arguments.max_processes,
-                            scratch_mb=arguments.scratch_mb)
+    limits = sandbox.Limits(**limits_given(arguments))
     try:
         box = sandbox.Sandbox(limits, folder, [], PACKAGE_FOLDER, arguments.readable)
     except (sandbox.SandboxError, OSError) as error:
@@ -79,12 +72,7 @@ def main(argv=None):
     def kill():
         if process.poll() is not None:
             return  # reaped: its id may be another's now
-        inside = descendants(process.pid)
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        wait_gone(inside)
+        wait_gone(kill_group(process.pid))
 
     watchdog = sandbox.Watchdog(limits, process.pid, kill)
     try:

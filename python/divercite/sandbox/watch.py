@@ -2,6 +2,7 @@
 the wait for its end."""
 
 import os
+import signal
 import threading
 import time
 
@@ -109,6 +110,18 @@ def wait_gone(pids, timeout=2.0):
             return True
         time.sleep(0.01)
     return False
+
+
+def kill_group(pid, with_descendants=True):
+    """SIGKILL to the process group that `pid` leads (bubblewrap's: its whole sandbox goes with
+    it); the processes that were under it, for wait_gone() once `pid` is reaped. The caller
+    must not have reaped `pid` yet, or its id may be another process's."""
+    inside = descendants(pid) if with_descendants else []
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    return inside
 
 
 def signal_all(pid, number):

@@ -133,12 +133,8 @@ class AgentProcess:
                 self.watchdog.stop()
             # Until it is reaped (by poll or wait, under this lock) its ids are not reused.
             if self.process.poll() is None:
-                if self.watchdog is not None:
-                    inside = sandboxes.descendants(self.process.pid)
-                try:
-                    os.killpg(self.process.pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
+                inside = sandboxes.kill_group(self.process.pid,
+                                              with_descendants=self.watchdog is not None)
             try:
                 self.process.stdin.close()
             except (OSError, ValueError):  # a broken pipe, or a request() writing meanwhile

@@ -10,6 +10,14 @@ def holds_course(folder):
     return os.path.isfile(os.path.join(folder, "game_state_divercite.py"))
 
 
+def course_in(folder):
+    """The Divercité folder of a course given as its root or as that folder itself; None."""
+    for candidate in (os.path.join(folder, "divercite"), folder):
+        if holds_course(candidate):
+            return os.path.abspath(candidate)
+    return None
+
+
 def holds_seahorse(folder):
     return os.path.isfile(os.path.join(folder, "seahorse", "__init__.py"))
 
@@ -27,21 +35,22 @@ def repository_course_dir():
 
 
 def find_course_dir(given, agent_dir):
-    """--course, else the agent's folder if it holds the course's files, else
-    DIVERCITE_COURSE_DIR (the course root or its divercite folder), else the course beside
-    this repository; a clear message and exit code 2 when none holds it."""
+    """--course (the course root or its divercite folder), else the agent's folder if it
+    holds the course's files, else DIVERCITE_COURSE_DIR (root or divercite folder too), else
+    the course beside this repository; a clear message and exit code 2 when none holds it."""
     if given is not None:
-        folder = os.path.abspath(given)
-        if not holds_course(folder):
-            fail(f"--course {given}: no game_state_divercite.py in {folder}")
+        folder = course_in(given)
+        if folder is None:
+            fail(f"--course {given}: neither it nor its divercite folder holds "
+                 "game_state_divercite.py")
         return folder
     if holds_course(agent_dir):
         return agent_dir
     environment = os.environ.get("DIVERCITE_COURSE_DIR")
     if environment:
-        for folder in (os.path.join(environment, "divercite"), environment):
-            if holds_course(folder):
-                return os.path.abspath(folder)
+        folder = course_in(environment)
+        if folder is not None:
+            return folder
         fail(f"DIVERCITE_COURSE_DIR={environment} holds neither game_state_divercite.py nor "
              "divercite/game_state_divercite.py")
     folder = repository_course_dir()

@@ -1,0 +1,102 @@
+# shellcheck shell=bash
+# A single-node Slurm cluster of the tests' own, sourced by the tests that need one
+# (shards_test.sh, ladder_slurm_test.sh): munged with a fresh key, slurmctld and slurmd in the
+# foreground from a generated slurm.conf (proctrack/linuxproc, task/none, no systemd), every
+# file under the folder given, on free local ports; started and stopped by process id.
+#
+#   source tests/slurm_cluster.sh
+#   slurm_need_root_and_packages   # exits 77 (SKIP) if it cannot be had
+#   slurm_cluster_start DIR        # exports SLURM_CONF; the node is idle when it returns
+#   slurm_cluster_stop             # cancels the cluster's jobs, stops the daemons
+#
+# It needs log(), fail() and need() of tests/script_support.sh, sourced first.
+
+slurm_pids=()
+
+slurm_need_root_and_packages() {
+  need "slurm-wlm munge" slurmctld slurmd sbatch squeue scancel munged munge
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "SKIPPED: slurmd must run as root to start jobs (this is uid $(id -u))"
+    exit 77
+  fi
+}
+
+slurm_cluster_start() {
+  local cluster=$1 ctld_port slurmd_port host
+  mkdir -p "$cluster"/{munge,state,spool,log}
+  chmod 700 "$cluster/munge"
+  dd if=/dev/urandom of="$cluster/munge/munge.key" bs=1024 count=1 2>/dev/null
+  chmod 400 "$cluster/munge/munge.key"
+  munged --foreground --force --socket="$cluster/munge/socket" \
+    --key-file="$cluster/munge/munge.key" --pid-file="$cluster/munge/munged.pid" \
+    --seed-file="$cluster/munge/seed" --log-file="$cluster/log/munged.log" \
+    >"$cluster/log/munged.out" 2>&1 &
+  slurm_pids+=($!)
+  for _ in $(seq 50); do [ -S "$cluster/munge/socket" ] && break; sleep 0.1; done
+  munge -S "$cluster/munge/socket" -n | unmunge -S "$cluster/munge/socket" >/dev/null ||
+    fail "munged does not answer"
+
+  # Two free ports: bound to port 0, then released for the daemons.
+  read -r ctld_port slurmd_port < <(python3 -c 'import socket
+s = [socket.socket() for _ in range(2)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(*(x.getsockname()[1] for x in s))')
+  host=$(hostname -s)
+  cat >"$cluster/slurm.conf" <<EOF
+ClusterName=divercite-test
+SlurmctldHost=$host(127.0.0.1)
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
+AuthType=auth/munge
+AuthInfo=socket=$cluster/munge/socket
+CredType=cred/munge
+SlurmUser=root
+SlurmdUser=root
+StateSaveLocation=$cluster/state
+SlurmdSpoolDir=$cluster/spool
+SlurmctldPidFile=$cluster/slurmctld.pid
+SlurmdPidFile=$cluster/slurmd.pid
+SlurmctldLogFile=$cluster/log/slurmctld.log
+SlurmdLogFile=$cluster/log/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+SchedulerType=sched/backfill
+MpiDefault=none
+ReturnToService=2
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+SwitchType=switch/none
+KillWait=2
+MinJobAge=300
+NodeName=$host NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
+PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOF
+  export SLURM_CONF=$cluster/slurm.conf
+  slurmctld -D -c -f "$SLURM_CONF" >"$cluster/log/slurmctld.out" 2>&1 &
+  slurm_pids+=($!)
+  slurmd -D -f "$SLURM_CONF" >"$cluster/log/slurmd.out" 2>&1 &
+  slurm_pids+=($!)
+  for _ in $(seq 100); do
+    sinfo -h -o %T 2>/dev/null | grep -q idle && break
+    sleep 0.2
+  done
+  sinfo -h -o %T 2>/dev/null | grep -q idle || fail "the node did not come up"
+  log "single-node Slurm cluster up: $(sinfo -h -o '%P %D %c %T')"
+}
+
+slurm_cluster_stop() {
+  if [ -n "${SLURM_CONF:-}" ] && [ ${#slurm_pids[@]} -gt 0 ]; then
+    scancel --quiet --user="$(id -un)" 2>/dev/null || true  # this cluster's jobs only
+    for _ in $(seq 50); do squeue -h 2>/dev/null | grep -q . || break; sleep 0.2; done
+  fi
+  local i
+  for ((i = ${#slurm_pids[@]} - 1; i >= 0; i--)); do  # slurmd, slurmctld, then munged
+    kill "${slurm_pids[i]}" 2>/dev/null || continue
+    for _ in $(seq 50); do kill -0 "${slurm_pids[i]}" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "${slurm_pids[i]}" 2>/dev/null || true
+  done
+  slurm_pids=()
+}
