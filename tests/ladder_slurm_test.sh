@@ -7,8 +7,9 @@
 # Four teams (the course's random and greedy players, two habit agents of issue 22), each
 # agent sandboxed, in 3 shards of a job array and the report as a job after it: every pair's
 # game played once, the standings printed and written. Then a fifth team, in 2 shards: only its
-# 4 games are played, the other pairs' records stay byte for byte. Exits 77 (SKIP) where Slurm
-# cannot be had (not root, packages missing and not installable).
+# 4 games are played, the other pairs' records stay byte for byte; meanwhile a second
+# submission is refused and the waiting command interrupted (its jobs go on). Exits 77 (SKIP)
+# where Slurm cannot be had (not root, packages missing and not installable).
 set -euo pipefail
 
 python=${1:?usage: ladder_slurm_test.sh PYTHON PACKAGE_DIR COURSE_DIR MATCH}
@@ -88,10 +89,34 @@ EOF
 games_ended_normally
 pair_hashes >"$work/before.sha256"
 
+# A fifth team. Its jobs are held (--sbatch=--hold) until the user has tried to start the
+# ladder a second time (refused: its jobs are queued) and stopped the waiting command (Ctrl-C:
+# the jobs go on); then released.
 team zz_late "$agents/globals_player.py" "$agents/simple_moves.py"
-ladder --slurm 2 >"$work/second.out" 2>&1 || { cat "$work/second.out"; fail "the second ladder failed"; }
+set -m  # a process group of its own, which SIGINT reaches (a script's background jobs ignore it)
+ladder --slurm 2 --sbatch=--hold >"$work/second.out" 2>&1 &
+waiting=$!
+set +m
+for _ in $(seq 300); do grep -q "Submitted the report" "$work/second.out" && break; sleep 0.1; done
 grep -q "5 teams, 10 pairs; 4 games to play" "$work/second.out" ||
   { cat "$work/second.out"; fail "not the 4 new games to play"; }
+status=0
+ladder --slurm 2 >"$work/twice.out" 2>&1 || status=$?
+if [ $status != 2 ] || ! grep -q "still queued or running" "$work/twice.out"; then
+  cat "$work/twice.out"
+  fail "a second submission while the first's jobs are queued was not refused (status $status)"
+fi
+kill -INT -- -"$waiting"
+status=0
+wait "$waiting" || status=$?
+if [ $status != 130 ] || ! grep -q "The jobs go on without this command" "$work/second.out"; then
+  cat "$work/second.out"
+  fail "Ctrl-C while waiting: status $status"
+fi
+read -r -a held <"$work/ladder/slurm/jobs"
+scontrol release "${held[@]}"
+for _ in $(seq 1800); do squeue -h | grep -q . || break; sleep 0.1; done
+squeue -h | grep -q . && fail "the released jobs did not end within 3 minutes: $(squeue -h)"
 (cd "$work/ladder/pairs" && sha256sum --quiet -c "$work/before.sha256") ||
   fail "an earlier pair's records changed"
 [ "$(find "$work/ladder/pairs" -name "*.jsonl" | wc -l)" = 10 ] || fail "not 10 pairs' records"
@@ -103,8 +128,10 @@ assert sorted(s["games"] for s in standings["standings"]) == [4] * 5, standings
 EOF
 games_ended_normally
 
-# Nothing left to play: no array, the report alone.
+# Nothing left to play: no array, the report alone (the interrupted command's report job had
+# written standings.json already).
 ladder --slurm 2 >"$work/third.out" 2>&1 || { cat "$work/third.out"; fail "the third run failed"; }
 grep -q "0 games to play" "$work/third.out" || fail "the third run found games to play"
 grep -q "Submitted .* shards" "$work/third.out" && fail "the third run submitted shards"
+grep -q "report: $work/ladder/index.html" "$work/third.out" || fail "the third run's standings"
 log "OK: the ladder on Slurm played its 6 games, then the fifth team's 4 alone"

@@ -14,7 +14,7 @@
 slurm_pids=()
 
 slurm_need_root_and_packages() {
-  need "slurm-wlm munge" slurmctld slurmd sbatch squeue scancel munged munge
+  need "slurm-wlm munge" slurmctld slurmd sbatch squeue scancel scontrol munged munge
   if [ "$(id -u)" -ne 0 ]; then
     echo "SKIPPED: slurmd must run as root to start jobs (this is uid $(id -u))"
     exit 77

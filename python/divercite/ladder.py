@@ -195,6 +195,7 @@ def submit_to_slurm(settings: Settings, teams: Sequence[Team], shards: int, cpus
         jobs.append(slurm.submit(f"{command} --shard \"$SLURM_ARRAY_TASK_ID/{shards}\"",
                                  name="divercite-ladder", output=str(folder / "shard-%a.out"),
                                  array=shards, cpus=cpus, extra=sbatch))
+        jobs_file.write_text(jobs[0] + "\n")  # kept at once: the report's sbatch may fail
         each = f"{cpus} CPU{'s' if cpus > 1 else ''} each"
         print(f"Submitted {shards} shards as job array {jobs[0]} ({each}): "
               f"{folder}/shard-K.out")
@@ -215,7 +216,12 @@ def submit_to_slurm(settings: Settings, teams: Sequence[Team], shards: int, cpus
         if played != last[0]:
             print(f"{time.strftime('%H:%M:%S')} {played} of {total} games", flush=True)
             last[0] = played
-    slurm.wait(jobs, interval, progress)
+    try:
+        slurm.wait(jobs, interval, progress)
+    except KeyboardInterrupt:
+        print(f"\nThe jobs go on without this command (scancel {' '.join(jobs)} stops them); "
+              "the same command, once they have ended, plays what they left", file=sys.stderr)
+        return 130
     if report_out.exists():
         print(report_out.read_text(), end="")
     missing = total - games_played(settings, teams)
@@ -369,7 +375,8 @@ def parse_arguments(argv):
                          help="play the missing games as a Slurm job array of N shards, then "
                               "the report as a job after them")
     cluster.add_argument("--sbatch", default="", metavar="ARGS",
-                         help="more sbatch arguments for the jobs (partition, time, account)")
+                         help="more sbatch arguments for the jobs (partition, time, account), "
+                              "as --sbatch=\"-p short -t 2:00:00\"")
     cluster.add_argument("--no-wait", action="store_true",
                          help="return once submitted (default: wait, print progress and the "
                               "standings)")
