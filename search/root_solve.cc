@@ -47,7 +47,10 @@ bool Worker::SolveNext(int depth, int plies_left, int score) {
   if (!prove_first_) {
     return SolveFitsBudget(shared_.budget, plies_left, shared_.Elapsed(), NodesOfAll());
   }
-  return shared_.known_win ||
+  // `go prove` proves at once: it asked for the proof, and its own limit ends it. (The fit
+  // reads the speed from the first iterations' few nodes and milliseconds, so where the
+  // proof starts would depend on the clock, and its node count with it.)
+  return shared_.known_win || shared_.limits.prove ||
          ProofFitsBudget(shared_.budget, plies_left, shared_.Elapsed(), NodesOfAll());
 }
 
