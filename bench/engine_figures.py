@@ -87,10 +87,11 @@ class Engine:
         self.engine.quit()
 
 
-def reference_games():
-    """The course's reference games (dicts with "moves"), from $DIVERCITE_REFERENCE_GAMES or
-    ../shared/reference/games.jsonl beside the project."""
-    with open(os.environ.get("DIVERCITE_REFERENCE_GAMES", DEFAULT_GAMES)) as file:
+def reference_games(path=None):
+    """Games as dicts with "moves": those of `path` (JSON lines), else the course's reference
+    games, from $DIVERCITE_REFERENCE_GAMES or ../shared/reference/games.jsonl beside the
+    project."""
+    with open(path or os.environ.get("DIVERCITE_REFERENCE_GAMES", DEFAULT_GAMES)) as file:
         return [json.loads(line) for line in file if line.strip()]
 
 

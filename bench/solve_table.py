@@ -18,6 +18,12 @@ says so and exits with status 1 at the end.
 
     solve_table.py 14,16 base=/tmp/old/divercite new=build/bin/divercite \\
                    new2=build/bin/divercite,Threads=2 proof=build/bin/divercite,go=prove
+
+Proofs of close positions (issue 33's goal), the self-play games won by one point:
+
+    solve_table.py 16,18 one=build/bin/divercite,go=prove+movetime+60000 \\
+                   two=build/bin/divercite,Threads=2,go=prove+movetime+60000 \\
+                   --games-file bench/close_games.jsonl --games all
 """
 import argparse
 import os
@@ -59,15 +65,21 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("plies", type=plies_list)
     parser.add_argument("configurations", nargs="+", type=configuration)
-    parser.add_argument("--games", default="0,1,2,3,4")
+    parser.add_argument("--games", default="0,1,2,3,4",
+                        help="the games' numbers in the file, or 'all' (default 0,1,2,3,4)")
+    parser.add_argument("--games-file", metavar="JSONL",
+                        help="games as JSON lines with their 40 \"moves\" (default: the "
+                             "course's reference games; bench/close_games.jsonl: self-play "
+                             "games won by one point, for proofs of close positions)")
     parser.add_argument("--markdown", action="store_true",
                         help="also print the summary as a Markdown table")
     args = parser.parse_args()
     names = [name for name, _, _ in args.configurations]
     if len(set(names)) != len(names):
         parser.error("each configuration needs a name of its own")
-    games = reference_games()
-    game_numbers = [int(g) for g in args.games.split(",")]
+    games = reference_games(args.games_file)
+    game_numbers = (list(range(len(games))) if args.games == "all"
+                    else [int(g) for g in args.games.split(",")])
     if any(not 0 <= g < len(games) for g in game_numbers):
         parser.error(f"games are numbered 0 to {len(games) - 1}")
 
