@@ -78,6 +78,17 @@ def check_report(folder: Path, printed: str, records: Path, name: str):
     check(cells[6:9] == [expected["elo"], expected["error95"], expected["los"] + " %"] and
           cells[1:5] == [str(expected[k]) for k in ("games", "wins", "losses", "draws")],
           f"{name}: the statistics table shows them ({cells[1:9]})")
+    standings = report["standings"]
+    table = re.search(r'<table id="standings">(.*?)</table>', page, re.S).group(1)
+    intervals = [re.findall(r"<td[^>]*>(.*?)</td>", row)[8]
+                 for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]]
+    expected_intervals = ["&infin;" if s["elo_interval"] is None else f"{s['elo_interval']:.0f}"
+                          for s in standings]
+    two = [s["elo_interval"] for s in standings]
+    check(len(standings) == 2 and intervals == expected_intervals and None not in two and
+          abs(two[0] - two[1]) < 1e-6,  # two engines: one interval, up to rounding
+          f"{name}: the standings' 95 % intervals, in the JSON and the table ({intervals}, "
+          f"{two})")
     games = [json.loads(line) for line in records.read_text().splitlines()]
     links = re.findall(r'<a href="([^"]+)">', page)
     check(len(links) == len(games) == report["games"] and

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -250,13 +251,15 @@ Json MatchReportJson(const MatchSettings& settings, const FinishedGames& finishe
       total.losses += t.losses;
       points += standings.table.points[i][j];
     }
+    const double interval = standings.intervals[i];
     table.push_back(Json{{"name", Name(settings, i)},
                          {"wins", total.wins},
                          {"draws", total.draws},
                          {"losses", total.losses},
                          {"points", points},
                          {"games", total.games()},
-                         {"elo", standings.ratings[i]}});
+                         {"elo", standings.ratings[i]},
+                         {"elo_interval", std::isfinite(interval) ? Json(interval) : Json()}});
   }
   json["standings"] = std::move(table);
 
@@ -360,7 +363,8 @@ std::string MatchReportHtml(const MatchSettings& settings, const FinishedGames& 
   absl::StrAppend(&html,
                   "<h2>Standings</h2>\n<table id=\"standings\">\n<tr><th>engine</th><th>games</th>"
                   "<th>W</th><th>D</th><th>L</th><th>points</th><th>score</th>"
-                  "<th>Elo (Bradley-Terry)</th><th>ms/move</th><th>losses on time</th></tr>\n");
+                  "<th>Elo (Bradley-Terry)</th><th>&plusmn; 95 %</th><th>ms/move</th>"
+                  "<th>losses on time</th></tr>\n");
   const std::vector<ClockUse> uses = ClockUses(finished, n);
   for (size_t i : standings.order) {
     const Tally& t = totals[i];
@@ -369,10 +373,13 @@ std::string MatchReportHtml(const MatchSettings& settings, const FinishedGames& 
         absl::StrFormat("<td class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n\">%d</td>"
                         "<td class=\"n\">%d</td><td class=\"n\">%.1f</td>"
                         "<td class=\"n\">%.1f%%</td><td class=\"n\">%.0f</td>"
-                        "<td class=\"n\">%.1f</td><td class=\"n\">%d</td>",
+                        "<td class=\"n\">%s</td><td class=\"n\">%.1f</td><td class=\"n\">%d</td>",
                         t.games(), t.wins, t.draws, t.losses, t.wins + 0.5 * t.draws,
-                        100 * t.score(), standings.ratings[i], MsPerMove(table, i),
-                        uses[i].time_losses),
+                        100 * t.score(), standings.ratings[i],
+                        std::isfinite(standings.intervals[i])
+                            ? absl::StrFormat("%.0f", standings.intervals[i])
+                            : "&infin;",
+                        MsPerMove(table, i), uses[i].time_losses),
         "</tr>\n");
   }
   absl::StrAppend(&html, "</table>\n");

@@ -4,7 +4,7 @@
 // the review pages' writer (tools/analysis/review_page.h) from the record alone: the board at
 // every ply, the scores the players reported and their clocks; no new analysis.
 //
-// On the index: the standings (W/D/L, points, Bradley-Terry Elo) and, for a match or each
+// On the index: the standings (W/D/L, points, Bradley-Terry Elo ± 95 %) and, for a match or each
 // pairing of a gauntlet, what the runner prints (reporter.h, through SummarizeMatch): Elo ±
 // its 95 % error, LOS, draw ratio, pentanomial pairs, the SPRT's state; the cross table
 // (W-D-L of the row against the column, with the row's Elo difference ± error); a results
@@ -14,8 +14,9 @@
 // a contract for tests and programs:
 //   {"games": N, "total": T, "tournament": "match"|"roundrobin"|"gauntlet",
 //    "engines": [name, ...],                       // the settings' order
-//    "standings": [{"name", "wins", "draws", "losses", "points", "games", "elo"}, ...],
-//                                                   // best rated first (Bradley-Terry)
+//    "standings": [{"name", "wins", "draws", "losses", "points", "games", "elo",
+//                   "elo_interval"}, ...],          // best rated first (Bradley-Terry);
+//                                                   // the interval null when unbounded
 //    "matches": [{"a", "b", "games", "wins", "draws", "losses", "points", "elo", "error95",
 //                 "los", "draw_ratio", "model": "pentanomial"|"trinomial",
 //                 "pentanomial": [5 counts]|null,
