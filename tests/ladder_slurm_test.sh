@@ -75,6 +75,8 @@ grep -q "4 teams, 6 pairs; 6 games to play" "$work/first.out" || fail "not 6 gam
 grep -q "Submitted 3 shards as job array" "$work/first.out" || fail "no job array"
 grep -q "report: $work/ladder/index.html" "$work/first.out" ||
   { cat "$work/first.out"; fail "the report job printed no standings"; }
+grep -qx "6 games (6 normal)" "$work/first.out" ||
+  { cat "$work/first.out"; fail "the standings do not say that 6 games ended normally"; }
 [ "$(find "$work/ladder/pairs" -name "*.jsonl" | wc -l)" = 6 ] || fail "not 6 pairs' records"
 for k in 1 2 3; do
   grep -q "teams, 6 pairs" "$work/ladder/slurm/shard-$k.out" ||

@@ -238,6 +238,14 @@ class Report:
     points: Dict[Tuple[str, str], float]  # (a, b): a's points against b
     games: Dict[Tuple[str, str], int]
     seconds_per_game: Optional[float]
+    # How the games ended (normal, time, illegal, crash, stall, ...): a ladder whose games
+    # all crash at once has a setup problem, not bad agents.
+    terminations: Dict[str, int] = dataclasses.field(default_factory=dict)
+
+    def terminations_text(self) -> str:
+        counts = ", ".join(f"{n} {how}" for how, n in
+                           sorted(self.terminations.items(), key=lambda item: -item[1]))
+        return f"{sum(self.terminations.values())} games ({counts})"
 
 
 def report(settings: Settings, teams: Sequence[Team]) -> Report:
@@ -249,14 +257,18 @@ def report(settings: Settings, teams: Sequence[Team]) -> Report:
     standings = [s for s in match.ratings(*files) if s.name in names]
     points: Dict[Tuple[str, str], float] = {}
     games: Dict[Tuple[str, str], int] = {}
+    terminations: Dict[str, int] = {}
     for path in files:
         for record in {r.game: r for r in read_records(path)}.values():
+            how = record.termination or "unknown"
+            terminations[how] = terminations.get(how, 0) + 1
             first = {"1-0": 1.0, "0-1": 0.0}.get(record.result, 0.5)
             for me, them, mine in ((record.p1, record.p2, first),
                                    (record.p2, record.p1, 1 - first)):
                 points[me, them] = points.get((me, them), 0.0) + mine
                 games[me, them] = games.get((me, them), 0) + 1
-    return Report(standings, points, games, seconds_per_game(settings.out / "timings.jsonl"))
+    return Report(standings, points, games, seconds_per_game(settings.out / "timings.jsonl"),
+                  terminations)
 
 
 def seconds_per_game(path: Path) -> Optional[float]:
@@ -283,6 +295,9 @@ def text_report(result: Report, teams: Sequence[Team], settings: Settings,
         interval = "inf" if s.elo_interval is None else f"{s.elo_interval:.0f}"
         lines.append(f"{rank:>3} {s.name:20} {s.elo:>7.0f} {'+/-' + interval:>7} "
                      f"{s.points:>7.1f} {s.games:>6} {100 * s.score:>5.1f}%")
+    lines.append(result.terminations_text() + (
+        "; the reasons are in each pair's records and report"
+        if set(result.terminations) - {"normal"} else ""))
     if result.seconds_per_game is not None:
         lines.append(f"{result.seconds_per_game:.1f} s a game at tc={settings.tc} "
                      f"(wall time, {settings.concurrency} at once)")
@@ -323,6 +338,7 @@ td.self{{background:#eee}}</style></head><body>
 <h1>{title}</h1>
 <p>{len(teams)} teams, {settings.games} games a pair (random openings of {settings.plies}
 plies, seed {settings.seed}), tc={html.escape(settings.tc)}{sandboxed}.
+{html.escape(result.terminations_text())}.
 Elo: Bradley-Terry over all games, with its 95 % interval. A cell: the row's points against
 the column's team, out of the games played; it links to the pair's match report.</p>
 <table id="standings"><tr><th>#</th><th>team</th><th>Elo</th><th>95 %</th><th>points</th>
@@ -338,7 +354,8 @@ def write_report(result: Report, teams: Sequence[Team], settings: Settings) -> N
     standings = [dataclasses.asdict(s) for s in result.standings]
     (settings.out / "standings.json").write_text(json.dumps(
         {"teams": len(teams), "standings": standings,
-         "seconds_per_game": result.seconds_per_game}, indent=1) + "\n")
+         "seconds_per_game": result.seconds_per_game, "terminations": result.terminations},
+        indent=1) + "\n")
 
 
 def parse_shard(text: str) -> Tuple[int, int]:

@@ -66,8 +66,21 @@ class LadderTest(CourseEngineTestCase):
         self.assertIn("12 teams, 66 pairs; 66 to play", result.stdout)
         self.assertIn("50 teams:", result.stdout)
         with open(os.path.join(self.out, "standings.json")) as text:
-            standings = json.load(text)["standings"]
+            written = json.load(text)
+        standings = written["standings"]
         self.assertEqual(len(standings), 12)
+        # How the 66 games ended, as the pairs' records say, printed with the standings (the
+        # forker, the raising template and some habit agents lose games by illegal moves).
+        terminations = written["terminations"]
+        ended = {}
+        for path in pathlib.Path(self.out, "pairs").glob("*.jsonl"):
+            for line in path.read_text().splitlines():
+                how = json.loads(line)["termination"]
+                ended[how] = ended.get(how, 0) + 1
+        self.assertEqual(terminations, ended)
+        self.assertEqual(sum(terminations.values()), 66, terminations)
+        self.assertRegex(result.stdout, r"\n66 games \(\d+ normal, .*; the reasons are in each "
+                         r"pair's records and report\n")
         for entry in standings:
             self.assertEqual(entry["games"], 11, entry)
             self.assertIsNotNone(entry["elo_interval"])
