@@ -251,7 +251,6 @@ Json MatchReportJson(const MatchSettings& settings, const FinishedGames& finishe
       total.losses += t.losses;
       points += standings.table.points[i][j];
     }
-    const double interval = standings.intervals[i];
     table.push_back(Json{{"name", Name(settings, i)},
                          {"wins", total.wins},
                          {"draws", total.draws},
@@ -259,7 +258,7 @@ Json MatchReportJson(const MatchSettings& settings, const FinishedGames& finishe
                          {"points", points},
                          {"games", total.games()},
                          {"elo", standings.ratings[i]},
-                         {"elo_interval", std::isfinite(interval) ? Json(interval) : Json()}});
+                         {"elo_interval", standings.intervals[i]}});  // null if unbounded
   }
   json["standings"] = std::move(table);
 

@@ -159,11 +159,10 @@ void WriteStandingsJson(const FinishedGames& finished, const std::vector<std::st
       points += standings.table.points[i][j];
       games += standings.table.games[i][j];
     }
-    // JSON has no infinity: an engine whose rating is unbounded has a null interval.
-    const double interval = standings.intervals[i];
+    // An engine whose rating is unbounded has an infinite interval: DumpJson writes null.
     engines.push_back(Json{{"name", names[i]},
                            {"elo", standings.ratings[i]},
-                           {"elo_interval", std::isfinite(interval) ? Json(interval) : Json()},
+                           {"elo_interval", standings.intervals[i]},
                            {"points", points},
                            {"games", games},
                            {"score", games ? points / games : 0.0},
