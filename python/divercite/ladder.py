@@ -11,9 +11,9 @@ with its own records and report pages in DIR/pairs/A--B.jsonl and DIR/pairs/A--B
 a ladder started again plays only the games its records lack, so adding a team plays only
 that team's games, and --shard K/N plays the K-th of N parts of the pairs. --slurm N submits
 those N shards as a Slurm job array and the report as a job after it (the folders on a
-filesystem the nodes share), and waits for them. At the end, and with --report alone, the standings
-(Bradley-Terry Elo and its 95 % interval, from `divercite-match -ratings` over every pair's
-records) and the cross table are printed and written to DIR/index.html and
+filesystem the nodes share), and waits for them. At the end, and with --report alone, the
+standings (Bradley-Terry Elo and its 95 % interval, from `divercite-match -ratings` over
+every pair's records) and the cross table are printed and written to DIR/index.html and
 DIR/standings.json, with each pair's wall time per game in DIR/timings.jsonl and, from it,
 what a class of --estimate teams would take.
 """
@@ -34,9 +34,9 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import match, slurm
-from .course.bridge.locations import course_in
+from .course.bridge.locations import NOT_A_COURSE, course_in
 from .records import read_records
-from .sandbox.limits import add_limit_arguments, limit_flags, limits_given, positive_integer
+from .sandbox.limits import Limits, add_limit_arguments, limit_flags, limits_given, positive_integer
 
 TEAM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
@@ -205,17 +205,18 @@ def submit_to_slurm(settings: Settings, teams: Sequence[Team], shards: int, cpus
     jobs.append(slurm.submit(report_command, name="divercite-ladder-report",
                              output=str(report_out), after=jobs[0] if jobs else None,
                              extra=sbatch))
-    print(f"Submitted the report as job {jobs[-1]}: {folder / 'report.out'}", flush=True)
+    print(f"Submitted the report as job {jobs[-1]}: {report_out}", flush=True)
     jobs_file.write_text(" ".join(jobs) + "\n")
     if not wait:
         return 0
-    last = [before]
+    last = before
 
     def progress():
+        nonlocal last
         played = games_played(settings, teams)
-        if played != last[0]:
+        if played != last:
             print(f"{time.strftime('%H:%M:%S')} {played} of {total} games", flush=True)
-            last[0] = played
+            last = played
     try:
         slurm.wait(jobs, interval, progress)
     except KeyboardInterrupt:
@@ -417,17 +418,11 @@ def parse_arguments(argv):
         parser.error("the sandbox's limits need the sandbox (not --no-sandbox)")
     if arguments.slurm and (arguments.shard or arguments.report):
         parser.error("--slurm submits the shards and the report: not with --shard or --report")
-    arguments.slurm_cpus = None
-    if arguments.slurm:
-        # Each pair's agents take turns (the sandbox stops the one waiting): its cores.
-        per_pair = 1 if arguments.no_sandbox else given.get("cpus", 1)
-        arguments.slurm_cpus = (arguments.concurrency or 1) * per_pair
     bridge_options = limit_flags(given)
     if arguments.course:
         course = course_in(arguments.course)
         if course is None:
-            parser.error(f"--course {arguments.course}: neither it nor its divercite folder "
-                         "holds game_state_divercite.py")
+            parser.error(f"--course {arguments.course}: {NOT_A_COURSE}")
         bridge_options += ["--course", course]
     class_dir = arguments.class_dir.resolve()
     settings = Settings(class_dir=class_dir,
@@ -440,6 +435,10 @@ def parse_arguments(argv):
                         agent_file=arguments.agent_file, sandbox=not arguments.no_sandbox,
                         bridge_options=bridge_options,
                         startup_timeout=arguments.startup_timeout)
+    # A Slurm task's CPUs: a pair's agents take turns (the sandbox stops the one waiting), so
+    # a pair needs the cores of one agent.
+    agent_cores = 1 if arguments.no_sandbox else given.get("cpus", Limits().cpus)
+    arguments.slurm_cpus = settings.concurrency * agent_cores
     return arguments, settings
 
 

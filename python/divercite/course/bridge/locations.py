@@ -10,6 +10,10 @@ def holds_course(folder):
     return os.path.isfile(os.path.join(folder, "game_state_divercite.py"))
 
 
+# Why a folder given as the course's (--course, DIVERCITE_COURSE_DIR) is not one.
+NOT_A_COURSE = "neither it nor its divercite folder holds game_state_divercite.py"
+
+
 def course_in(folder):
     """The Divercité folder of a course given as its root or as that folder itself; None."""
     for candidate in (os.path.join(folder, "divercite"), folder):
@@ -41,8 +45,7 @@ def find_course_dir(given, agent_dir):
     if given is not None:
         folder = course_in(given)
         if folder is None:
-            fail(f"--course {given}: neither it nor its divercite folder holds "
-                 "game_state_divercite.py")
+            fail(f"--course {given}: {NOT_A_COURSE}")
         return folder
     if holds_course(agent_dir):
         return agent_dir
@@ -51,8 +54,7 @@ def find_course_dir(given, agent_dir):
         folder = course_in(environment)
         if folder is not None:
             return folder
-        fail(f"DIVERCITE_COURSE_DIR={environment} holds neither game_state_divercite.py nor "
-             "divercite/game_state_divercite.py")
+        fail(f"DIVERCITE_COURSE_DIR={environment}: {NOT_A_COURSE}")
     folder = repository_course_dir()
     if holds_course(folder):
         return folder
