@@ -83,22 +83,25 @@ def parse_arguments(prog):
     return arguments
 
 
-def check_agent_starts(launcher, agent_path, stem):
-    """The agent's author; exits with code 2 if the agent cannot be imported or built.
+def check_agent_starts(launcher, agent_path, stem, output):
+    """The agent's author; exits with code 2 if the agent cannot be imported or built (a
+    sandbox's limit hit is said on `output` first, as `info string limit: ...`).
 
     Checked in a process of its own, thrown away after: MyPlayer's constructor may set
     class-level state, which no game may inherit."""
     probe = launcher.start(on_warning=lambda _: None)
     why = probe.ready()
     if why is None:
-        probe.request(cmd="player", side=0, name=f"{stem}_1")
-        reply = probe.reply()
+        reply = probe.ask(cmd="player", side=0, name=f"{stem}_1")
         if reply is None or "error" in reply:
             why = (f"constructing MyPlayer('W', name='{stem}_1') from {agent_path} failed: " +
                    (reply["error"] if reply else f"its process ended ({probe.exit_status()})"))
     author = probe.author()
     probe.kill()
     if why is not None:
+        limit = probe.limit_reason()
+        if limit is not None:
+            output.send(f"info string limit: {limit}")
         launcher.close()
         interpreter.fail(why)
     return author
@@ -148,7 +151,7 @@ def main(prog="python3 -m divercite.course.engine"):
             interpreter.fail(f"--sandbox: {error}")
     launcher = AgentLauncher(agent_path, course_dir, extra_path, on_warning=warn, sandbox=box)
     launcher.prepare()  # the first game's process starts beside the check
-    author = check_agent_starts(launcher, agent_path, stem)
+    author = check_agent_starts(launcher, agent_path, stem, output)
     session = Session(output, course, launcher, stem, author)
     for line in commands:
         if not session.handle(line):

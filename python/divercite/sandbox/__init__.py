@@ -6,25 +6,38 @@ own), its own process tree (all of it killed when the process ends or is killed)
 system that shows only the system's programs and libraries (read-only), the folders its owner
 shows it (the course's code, this package), and a private copy of its own folder on a
 size-limited tmpfs at the folder's own path (agents write files beside themselves), with a
-private /tmp and a cleared environment. Nothing else: not the user's home, not the other
-agents' folders, not the runner's files.
+private /tmp and /dev/shm. Nothing else: not the user's home, not the other agents' folders,
+not the runner's files, not the runner's environment (bubblewrap itself gets only the
+sandbox's few settings).
 
-Limits, as a demanding host needs them and any Linux user can set them (no root, no cgroup):
-  - memory: each process's address space (RLIMIT_AS, set inside: inside.py), and the sum of
-    the processes' proportional set sizes, watched from outside (watch.py);
-  - processes and threads: RLIMIT_NPROC, set inside the sandbox's user namespace, where it
-    counts only the sandbox's own tasks (and watched from outside as well);
-  - cores: the process is pinned to `cpus` cores, claimed so that sandboxes started by
-    different owners spread over the machine (cores.py), and a seccomp filter refuses
-    sched_setaffinity, so that no agent takes its opponent's cores; and the course bridge
-    stops an agent's processes (SIGSTOP) while its opponent thinks.
+What holds each part, by module:
+  - staging: the agent's folder checked and copied without following any link out of it,
+    its size and number of files bounded; the copy readable by the sandbox's user alone;
+  - syscalls: a seccomp filter that allows the system calls Python agents need and refuses
+    the rest (io_uring, ptrace, bpf, namespaces, mounts, ...), SIGCONT among the sandbox's
+    processes, and changes of the cores it is pinned to;
+  - cgroups: where the host lets this process make control groups (root, or a delegated
+    cgroup v2), each sandboxed process tree gets its own: the kernel's freezer holds it
+    while its opponent thinks, a memory limit counts every page it is charged for (a memfd,
+    SysV shared memory and tmpfs files included), and a limit on its tasks;
+  - watch: the watchdog outside, for every host: the processes' proportional set sizes and
+    their tmpfs files against the memory limit, their tasks against the process limit; and
+    where no freezer is had, SIGSTOP to every process, checked until every thread is stopped
+    (without a memory cgroup, the filter refuses memfd and SysV shared memory, which no
+    count outside would see);
+  - inside: RLIMIT_AS and RLIMIT_NPROC set inside the sandbox's user namespace;
+  - cores: each sandbox pinned to `cpus` cores, claimed across all the sandboxes of a user.
 A limit that is hit ends the process with a reason (`memory limit: ...`, `process limit:
-...`), which its owner reports: the bridge as the move's error, run.py as an info string.
+...`), which its owner reports as `info string limit: <reason>`.
 """
 
 from .box import Sandbox
+from .cgroups import detect as host_groups
 from .limits import Limits, SandboxError
-from .watch import Watchdog, descendants, kill_group, signal_all, wait_gone
+from .process import SandboxedProcess
+from .staging import FolderRefused, folder_problem
+from .watch import Watchdog, descendants, kill_group, wait_gone
 
-__all__ = ["Sandbox", "Limits", "SandboxError", "Watchdog", "descendants", "kill_group",
-           "signal_all", "wait_gone"]
+__all__ = ["Sandbox", "SandboxedProcess", "Limits", "SandboxError", "FolderRefused",
+           "folder_problem", "host_groups", "Watchdog", "descendants", "kill_group",
+           "wait_gone"]

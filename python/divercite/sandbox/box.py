@@ -2,30 +2,40 @@
 
 Run as root, the sandbox drops to the user nobody first (root is exempt from RLIMIT_NPROC),
 so the files are staged where it can read them: a Sandbox copies what it shows into a folder
-of its own, once, and a cleaner process removes that folder when its owner ends, killed
+of its own, once, readable by the sandbox's user alone; a cleaner process removes that
+folder, and ends what is left of the sandbox's processes, when its owner ends, killed
 included.
 """
 
-import errno
+import dataclasses
 import fcntl
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
 import time
+from typing import List, Optional
 
+from . import cgroups, staging, syscalls
 from .cores import CoreClaims
+from .inside import EXTRA_TASKS
 from .limits import SandboxError
 
 # The folders this module stages the sandbox's files in, under the temporary folder.
 STAGE_PREFIX = "divercite-sandbox-"
 # A staged folder unlocked this long after its last change belongs to a killed bridge.
 ABANDONED_AFTER_SECONDS = 60
-# The staged folder's cleaner: removes it once the bridge's end closes its input.
-CLEANER = "import shutil, sys; sys.stdin.read(); shutil.rmtree(sys.argv[1], ignore_errors=True)"
+# The cleaner: once the owner's end closes its input, removes the staged folder and ends
+# the owner's sandboxed processes (frozen ones stay frozen, their parent gone, until then).
+CLEANER = ("import sys; sys.path.insert(0, sys.argv[1]); sys.stdin.read(); "
+           "from divercite.sandbox.cleanup import clean; clean(sys.argv[2], int(sys.argv[3]))")
 # Run as root, the sandboxed processes run as this user and group.
 NOBODY = 65534
+# bubblewrap's own two processes in a sandbox's control group: its first, and the
+# namespace's init.
+BUBBLEWRAP_TASKS = 2
 # Where, inside the sandbox, the staged (read-only) copy of the process's own folder lies; the
 # process copies it to the folder's own path, a tmpfs, before running anything of it.
 FOLDER_ORIGINAL = "/run/divercite/folder"
@@ -35,27 +45,11 @@ SYSTEM_FOLDERS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "
 INSTALL_HINT = "apt-get install bubblewrap python3-seccomp"
 
 
-def seccomp_filter():
-    """The compiled filter: everything allowed but sched_setaffinity (EPERM)."""
-    try:
-        import seccomp
-    except ImportError:
-        raise SandboxError("the sandbox needs libseccomp's Python module (to keep each process "
-                           f"on its cores), which {sys.executable} cannot import: "
-                           f"{INSTALL_HINT}")
-    rules = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
-    rules.add_rule(seccomp.ERRNO(errno.EPERM), "sched_setaffinity")
-    with tempfile.TemporaryFile() as compiled:
-        rules.export_bpf(compiled)
-        compiled.seek(0)
-        return compiled.read()
-
-
-def copy_tree(source, destination, only=None):
-    """A copy readable by anyone (the sandbox may run as nobody); `only` picks top-level
-    names."""
+def copy_trusted_tree(source, destination, only=None):
+    """A copy of the runner's own files (the course's, this package), private as the agent's
+    (staging.py); `only` picks top-level names."""
     def ignore(folder, names):
-        skipped = {"__pycache__"}
+        skipped = set(staging.SKIPPED)
         if only is not None and os.path.samefile(folder, source):
             skipped |= {name for name in names if not only(name)}
         return skipped
@@ -63,15 +57,29 @@ def copy_tree(source, destination, only=None):
     shutil.copytree(source, destination, ignore=ignore, symlinks=False,
                     copy_function=shutil.copy)
     for folder, folders, files in os.walk(destination):
-        os.chmod(folder, 0o755)
+        os.chmod(folder, 0o700)
         for name in files:
             path = os.path.join(folder, name)
-            os.chmod(path, 0o755 if os.stat(path).st_mode & 0o111 else 0o644)
+            os.chmod(path, 0o700 if os.stat(path).st_mode & 0o111 else 0o600)
 
 
-def folder_size(path):
-    return sum(os.path.getsize(os.path.join(folder, name))
-               for folder, _, files in os.walk(path) for name in files)
+def give_to(user, folder):
+    """Makes the sandbox's user the owner of everything under `folder`, links included."""
+    os.lchown(folder, user, user)
+    for parent, folders, files in os.walk(folder):
+        for name in folders + files:
+            os.lchown(os.path.join(parent, name), user, user)
+
+
+def owned_stage(path):
+    """Whether `path` is a staged folder of this user's sandboxes (never another user's file
+    or a link planted under the temporary folder's shared name)."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    owners = {os.geteuid(), NOBODY} if os.geteuid() == 0 else {os.geteuid()}
+    return stat.S_ISDIR(info.st_mode) and info.st_uid in owners
 
 
 def remove_abandoned_stages():
@@ -81,13 +89,13 @@ def remove_abandoned_stages():
         path = os.path.join(folder, name)
         try:
             # A bridge starting now has not locked its folder yet.
-            if (not name.startswith(STAGE_PREFIX) or
-                    time.time() - os.stat(path).st_mtime < ABANDONED_AFTER_SECONDS):
+            if (not name.startswith(STAGE_PREFIX) or not owned_stage(path) or
+                    time.time() - os.lstat(path).st_mtime < ABANDONED_AFTER_SECONDS):
                 continue
         except OSError:
             continue
         try:
-            lock = os.open(path, os.O_RDONLY)
+            lock = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
         except OSError:
             continue
         try:
@@ -99,15 +107,42 @@ def remove_abandoned_stages():
             os.close(lock)
 
 
+@dataclasses.dataclass
+class Launch:
+    """One sandboxed process to start: `subprocess.Popen(argv, env=env, pass_fds=pass_fds)`;
+    its cores and control group are released by `release` once it has ended."""
+
+    argv: List[str]
+    env: dict
+    pass_fds: tuple
+    core_fds: List[int]
+    group: Optional[cgroups.Group]
+
+    def close_passed(self):
+        """Closes this process's copies of the fds passed on (once the child has them)."""
+        for fd in self.pass_fds:
+            os.close(fd)
+        self.pass_fds = ()
+
+    def release(self):
+        self.close_passed()
+        while self.core_fds:
+            os.close(self.core_fds.pop())
+        if self.group is not None:
+            self.group.remove()
+            self.group = None
+
+
 class Sandbox:
     """What every sandboxed process of one owner (a bridge, a launcher) shares: the staged
-    files, the filter, the mounts; `command` wraps one process's command line.
+    files, the filter, the mounts; `launch` prepares one process's start.
 
-    `folder` is the process's own folder, which it gets a private writable copy of; `shown`
-    the other folders it reads, as (source, destination, only): `only(name)` picks the
-    source's top-level names to show, None all; `package_folder` holds the package divercite,
-    whose `divercite.sandbox.inside` sets the process up inside; `readable` more folders,
-    shown read-only where they are, unstaged."""
+    `folder` is the process's own folder, which it gets a private writable copy of (checked
+    and copied by staging.py); `shown` the other folders it reads, as (source, destination,
+    only): `only(name)` picks the source's top-level names to show, None all; these are the
+    runner's own (the course's code), copied as they are. `package_folder` holds the package
+    divercite, whose `divercite.sandbox.inside` sets the process up inside; `readable` more
+    folders, shown read-only where they are, unstaged."""
 
     def __init__(self, limits, folder, shown, package_folder, readable=()):
         self.limits = limits
@@ -118,7 +153,10 @@ class Sandbox:
         self.setpriv, self.taskset = (shutil.which(tool, path="/usr/bin:/bin") or tool
                                       for tool in ("setpriv", "taskset"))
         self.drop_root = os.geteuid() == 0
-        self.filter = seccomp_filter()
+        self.host = cgroups.detect()
+        # Memory that no process maps (a memfd, SysV shared memory) is counted only by a
+        # memory cgroup: without one, the calls that make it are refused.
+        self.filter = syscalls.compiled_filter(shared_memory=self.host.memory is not None)
         self.claims = CoreClaims()
         self.folder = folder
         remove_abandoned_stages()
@@ -127,30 +165,34 @@ class Sandbox:
         # unlocked, and the next sandbox removes it (should its cleaner be killed too).
         self.stage_lock = os.open(self.stage, os.O_RDONLY)
         fcntl.flock(self.stage_lock, fcntl.LOCK_EX)
-        # Removes the folder when the owner ends, killed included (a runner kills the engine of
-        # a game's loser): it waits for the end of a pipe only the owner holds.
+        # Cleans up when the owner ends, killed included (a runner kills the engine of a
+        # game's loser): it waits for the end of a pipe only the owner holds.
         self.cleaner = subprocess.Popen(
-            [sys.executable, "-c", CLEANER, self.stage], stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            [sys.executable, "-c", CLEANER, package_folder, self.stage, str(os.getpid())],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True)
         try:
-            os.chmod(self.stage, 0o755)
             self.mounts = []
-            self._stage(folder, "folder", FOLDER_ORIGINAL)
+            self.folder_bytes = staging.stage_folder(
+                folder, os.path.join(self.stage, "folder"), limits)
+            self.mounts.append(("--ro-bind", os.path.join(self.stage, "folder"),
+                                FOLDER_ORIGINAL))
             for number, (source, destination, only) in enumerate(shown):
                 self._stage(source, f"shown-{number}", destination, only)
             divercite = os.path.join(package_folder, "divercite")
             self._stage(divercite, "divercite", divercite)
+            with open(os.path.join(self.stage, "seccomp.bpf"), "wb") as compiled:
+                compiled.write(self.filter)
+            if self.drop_root:
+                give_to(NOBODY, self.stage)
         except BaseException:
             self.close()
             raise
-        self.folder_bytes = folder_size(os.path.join(self.stage, "folder"))
         for path in readable:
             self.mounts.append(("--ro-bind", os.path.abspath(path), os.path.abspath(path)))
-        with open(os.path.join(self.stage, "seccomp.bpf"), "wb") as compiled:
-            compiled.write(self.filter)
 
     def _stage(self, source, name, destination, only=None):
-        copy_tree(source, os.path.join(self.stage, name), only)
+        copy_trusted_tree(source, os.path.join(self.stage, name), only)
         self.mounts.append(("--ro-bind", os.path.join(self.stage, name), destination))
 
     def close(self):
@@ -172,17 +214,44 @@ class Sandbox:
                 arguments += ["--ro-bind", prefix, prefix]
         return arguments
 
-    def command(self, argv, environment):
-        """(argv, pass_fds, cores fds to close when the process ends) of `argv` run in a new
-        sandbox: its seccomp filter is read from the first fd of pass_fds."""
+    def environment(self, runner_environment):
+        """All the sandbox's processes see, bubblewrap's own included (its /proc/1/environ
+        is readable inside): nothing of the runner's but the few settings that make runs
+        repeat."""
+        threads = str(self.limits.cpus)
+        settings = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp",
+                    "LANG": "C.UTF-8", "MALLOC_ARENA_MAX": "2", "OMP_NUM_THREADS": threads,
+                    "OPENBLAS_NUM_THREADS": threads, "MKL_NUM_THREADS": threads}
+        for name in ("PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED"):
+            if name in runner_environment:
+                settings[name] = runner_environment[name]
+        return settings
+
+    def launch(self, argv, runner_environment, frozen=False):
+        """The Launch of `argv` in a new sandbox, in a control group of its own where the host
+        gives one (frozen from its start if asked: it runs once thawed)."""
         limits = self.limits
         cores, core_fds = self.claims.claim(limits.cpus)
-        scratch = str(limits.scratch_mb << 20)
-        filter_fd = os.open(os.path.join(self.stage, "seccomp.bpf"), os.O_RDONLY)
-        prefix = [self.setpriv]
+        group = None
+        try:
+            if self.host.any():
+                group = cgroups.Group(self.host, limits.memory_mb,
+                                      limits.processes + EXTRA_TASKS + BUBBLEWRAP_TASKS)
+                if frozen and self.host.freezer is not None:
+                    group.freeze()
+            filter_fd = os.open(os.path.join(self.stage, "seccomp.bpf"), os.O_RDONLY)
+        except BaseException:
+            for fd in core_fds:
+                os.close(fd)
+            if group is not None:
+                group.remove()
+            raise
+        prefix = group.attach_prefix() if group is not None else []
+        prefix.append(self.setpriv)
         if self.drop_root:
             prefix += [f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
         prefix += [self.taskset, "--cpu-list", ",".join(map(str, cores))]
+        scratch = str(limits.scratch_mb << 20)
         sandbox = [self.bwrap, "--unshare-all", "--unshare-user", "--disable-userns",
                    "--die-with-parent", "--new-session", "--hostname", "sandbox",
                    *self._system_mounts(),
@@ -198,18 +267,14 @@ class Sandbox:
                 sandbox += ["--size", folder_size, "--tmpfs", destination]
             else:
                 sandbox += [kind, source, destination]
-        sandbox += ["--remount-ro", "/", "--chdir", self.folder,
-                    "--seccomp", str(filter_fd), "--clearenv"]
-        threads = str(limits.cpus)
-        settings = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp",
-                    "LANG": "C.UTF-8", "MALLOC_ARENA_MAX": "2", "OMP_NUM_THREADS": threads,
-                    "OPENBLAS_NUM_THREADS": threads, "MKL_NUM_THREADS": threads}
-        for name in ("PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED"):
-            if name in environment:
-                settings[name] = environment[name]
-        for name, value in settings.items():
-            sandbox += ["--setenv", name, value]
-        return prefix + sandbox + ["--"] + argv, [filter_fd], core_fds
+        sandbox += ["--remount-ro", "/", "--chdir", self.folder, "--seccomp", str(filter_fd)]
+        return Launch(argv=prefix + sandbox + ["--"] + list(argv),
+                      env=self.environment(runner_environment), pass_fds=(filter_fd,),
+                      core_fds=core_fds, group=group)
+
+    def writable_folders(self):
+        """The sandbox's tmpfs folders, as paths inside it."""
+        return ["/tmp", "/dev/shm", self.folder]
 
     def inside_config(self):
         """What the process sets up inside (inside.enter)."""

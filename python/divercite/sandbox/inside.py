@@ -32,8 +32,9 @@ def enter(config):
     for limit, value in ((resource.RLIMIT_NPROC, config["processes"] + EXTRA_TASKS),
                          (resource.RLIMIT_AS, address_space), (resource.RLIMIT_CORE, 0)):
         resource.setrlimit(limit, (value, value))
+    # Links as links: staging.py kept only those that lead inside the folder.
     shutil.copytree(config["folder_original"], config["folder"], dirs_exist_ok=True,
-                    copy_function=shutil.copy)
+                    symlinks=True, copy_function=shutil.copy)
     os.chdir(config["folder"])
 
 

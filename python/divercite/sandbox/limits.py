@@ -14,6 +14,8 @@ class Limits:
     cpus: int = 1
     processes: int = 64  # processes and threads together
     scratch_mb: int = 256  # room to write in its folder, and in /tmp, each
+    folder_mb: int = 256  # the agent's folder as given, checked before it is copied
+    folder_files: int = 10000  # files and folders in it
 
 
 def memory_reason(memory_mb, used_mb=None):
@@ -37,7 +39,10 @@ FLAGS = (("--memory-mb", "memory_mb", "MB", "memory of the agent's processes tog
          ("--cpus", "cpus", "N", "cores the agent may use"),
          ("--max-processes", "processes", "N", "processes and threads together"),
          ("--scratch-mb", "scratch_mb", "MB",
-          "room for the files the agent writes, beside itself and in /tmp, each"))
+          "room for the files the agent writes, beside itself and in /tmp, each"),
+         ("--folder-mb", "folder_mb", "MB", "the agent's folder's size, checked before it is "
+          "copied"),
+         ("--folder-files", "folder_files", "N", "files and folders in the agent's folder"))
 
 
 def add_limit_arguments(parser):

@@ -8,21 +8,19 @@ runner starts this launcher in its place,
 
 and the program speaks the protocol over the same stdin and stdout, in a sandbox whose
 writable folder is a private copy of the program's own folder (or of --folder). When a limit
-is hit, its processes are killed, the launcher says why on stdout (`info string error: memory
-limit: ...`, which the runner keeps) and on stderr, and exits with 1; otherwise it exits with
-the program's status.
+is hit, its processes are killed, the launcher says why on stdout (`info string limit: memory
+limit: ...`, which the runner records as the game's termination `limit`) and on stderr, and
+exits with 1; otherwise it exits with the program's status.
 """
 
 import argparse
 import json
 import os
-import subprocess
 import sys
 
 from .. import sandbox
 from .inside import BOOT
 from .limits import add_limit_arguments, limits_given
-from .watch import kill_group, wait_gone
 
 PACKAGE_FOLDER = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -63,30 +61,23 @@ def main(argv=None):
         fail(str(error))
     boot = [sys.executable, "-c", BOOT, PACKAGE_FOLDER, json.dumps(box.inside_config()),
             program, *arguments.arguments]
-    command, pass_fds, core_fds = box.command(boot, os.environ)
     # stdin and stdout are the program's: the protocol passes straight through.
-    process = subprocess.Popen(command, pass_fds=pass_fds, start_new_session=True)
-    for fd in pass_fds:
-        os.close(fd)
-
-    def kill():
-        if process.poll() is not None:
-            return  # reaped: its id may be another's now
-        wait_gone(kill_group(process.pid))
-
-    watchdog = sandbox.Watchdog(limits, process.pid, kill)
+    try:
+        process = sandbox.SandboxedProcess(box, boot, os.environ)
+    except (sandbox.SandboxError, OSError) as error:
+        box.close()
+        fail(str(error))
     try:
         status = process.wait()
     except KeyboardInterrupt:
-        kill()
-        status = process.wait()
-    watchdog.stop()
-    for fd in core_fds:
-        os.close(fd)
+        status = None
+    process.kill()
+    status = process.wait() if status is None else status
+    reason = process.limit_reason()
     box.close()
-    if watchdog.reason is not None:
-        print(f"info string error: {watchdog.reason}", flush=True)
-        fail(watchdog.reason, code=1)
+    if reason is not None:
+        print(f"info string limit: {reason}", flush=True)
+        fail(reason, code=1)
     return status if status >= 0 else 128 - status
 
 

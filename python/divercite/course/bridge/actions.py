@@ -13,6 +13,11 @@ class AgentError(Exception):
     """What an agent did wrong on one move; it costs the move, not the bridge."""
 
 
+class LimitHit(AgentError):
+    """A limit of the agent's sandbox (memory, processes) ended its move; the message starts
+    with the limit's reason. The bridge says it as `info string limit: ...`."""
+
+
 def action_move(action, course):
     """The 4-character move of the agent's action (LightAction or HeavyAction)."""
     if isinstance(action, course.LightAction):

@@ -10,6 +10,7 @@ agent's own stdout goes to stderr):
     {"cmd": "player", "side": 0|1, "name": ...}  ->  {"ok": true} | {"error": why}
     {"cmd": "move", "start": "<rows> <side>", "moves": [...], "remaining": seconds,
      "seed": N|null}                                 ->  {"move": "RC14"} | {"error": why}
+                                                         | {"error": why, "limit": true}
     {"warning": why}   after a reply, at most once a game: the course's master would crash
                        serialising the player (see actions.master_serialisation_problem)
 
@@ -109,6 +110,8 @@ class AgentHost:
     def move(self, start, moves, remaining, seed):
         try:
             move = self.agent_move(start, moves, remaining, seed)
+        except actions.LimitHit as reason:
+            return self.reply(error=str(reason), limit=True)
         except actions.AgentError as reason:
             return self.reply(error=str(reason))
         except BaseException as exception:  # a bug here must still answer
@@ -132,7 +135,9 @@ class AgentHost:
             traceback.print_exc()
             raised = f"{name} raised {type(exception).__name__}: {exception}"
             limit = self.sandbox and sandbox_inside.limit_hit(self.sandbox, exception)
-            raise actions.AgentError(f"{limit} ({raised})" if limit else raised)
+            if limit:
+                raise actions.LimitHit(f"{limit} ({raised})")
+            raise actions.AgentError(raised)
         try:
             move = actions.action_move(action, self.course)
             problem = self.course.move_problem(state, move)

@@ -8,10 +8,10 @@ the bridge is idle, not on the clock of a game's first move.
 """
 
 import concurrent.futures
+import contextlib
 import json
 import os
 import queue
-import signal
 import subprocess
 import sys
 import threading
@@ -30,32 +30,30 @@ LONGEST_REPLY = 1 << 16
 
 class AgentProcess:
     """One agent process, spoken to in JSON lines over its stdin and stdout; in a sandbox
-    (sandbox.py) when one is given."""
+    (divercite.sandbox) when one is given, where it runs only while asked something: it is
+    paused from the moment it is ready (its imports done) and between its answers."""
 
-    def __init__(self, config, on_warning, sandbox=None):
+    def __init__(self, config, on_warning, sandbox=None, frozen=False):
         self.started = time.monotonic()
         self.kill_lock = threading.Lock()
         argv = [sys.executable, "-c", BOOT, PACKAGE_FOLDER, json.dumps(config)]
-        pass_fds, self.core_fds, self.watchdog = (), [], None
+        streams = dict(stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=config["agent_dir"],
+                       text=True, encoding="utf-8", errors="replace", bufsize=1)
+        self.sandboxed = None
         if sandbox is not None:
-            argv, pass_fds, self.core_fds = sandbox.command(argv, os.environ)
-        try:
-            self.process = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=config["agent_dir"],
-                text=True, encoding="utf-8", bufsize=1, pass_fds=pass_fds,
-                # Its own process group, so that a kill also ends what the agent started.
-                start_new_session=True)
-        finally:
-            for fd in pass_fds:
-                os.close(fd)
-        if sandbox is not None:
-            self.watchdog = sandboxes.Watchdog(sandbox.limits, self.process.pid, self.kill)
+            self.sandboxed = sandboxes.SandboxedProcess(sandbox, argv, os.environ,
+                                                        frozen=frozen, **streams)
+            self.process = self.sandboxed.popen
+        else:
+            # Its own process group, so that a kill also ends what the agent started.
+            self.process = subprocess.Popen(argv, start_new_session=True, **streams)
         self.replies = queue.Queue()
         self.on_warning = on_warning
         self.ready_message = None
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
+        first = True
         while True:
             line = self.process.stdout.readline(LONGEST_REPLY)
             if not line:
@@ -69,6 +67,9 @@ class AgentProcess:
                 break
             if not isinstance(message, dict):
                 continue
+            if first:
+                first = False
+                self.pause()  # ready: nothing of it runs until it is asked something
             if "warning" in message:
                 self.on_warning(message["warning"])
             else:
@@ -76,18 +77,18 @@ class AgentProcess:
         self.replies.put(None)
 
     def pause(self):
-        """In a sandbox: stops every process of the agent's until `resume` (the opponent's
+        """In a sandbox: none of the agent's processes runs until `resume` (the opponent's
         turn: nothing of it may run then, as nothing does under the course's own master)."""
-        if self.watchdog is not None and self.process.poll() is None:
-            sandboxes.signal_all(self.process.pid, signal.SIGSTOP)
+        if self.sandboxed is not None:
+            self.sandboxed.pause()
 
     def resume(self):
-        if self.watchdog is not None and self.process.poll() is None:
-            sandboxes.signal_all(self.process.pid, signal.SIGCONT)
+        if self.sandboxed is not None:
+            self.sandboxed.resume()
 
     def limit_reason(self):
         """The sandbox's limit that ended the process, or None."""
-        return self.watchdog.reason if self.watchdog is not None else None
+        return self.sandboxed.limit_reason() if self.sandboxed is not None else None
 
     def request(self, **message):
         try:
@@ -95,6 +96,15 @@ class AgentProcess:
             self.process.stdin.flush()
         except (OSError, ValueError):  # a broken pipe, or closed by kill()
             pass  # it has exited: its reply will be the end of its output
+
+    def ask(self, timeout=None, **message):
+        """The reply to one request, the process running only meanwhile; None if it has
+        exited; raises queue.Empty on timeout (still running: kill it)."""
+        self.resume()
+        self.request(**message)
+        reply = self.reply(timeout)
+        self.pause()
+        return reply
 
     def reply(self, timeout=None):
         """The next reply; None if the process has exited; raises queue.Empty on timeout."""
@@ -104,8 +114,10 @@ class AgentProcess:
         return message
 
     def ready(self):
-        """None once the course's code and the agent are imported, else why not."""
+        """None once the course's code and the agent are imported, else why not. A process
+        started frozen runs for its imports now."""
         if self.ready_message is None:
+            self.resume()
             self.ready_message = self.reply()
         if self.ready_message is None:
             return (self.limit_reason() or
@@ -126,23 +138,19 @@ class AgentProcess:
 
     def kill(self):
         """Ends the process and everything it started, at once: in a sandbox, its whole
-        process namespace, which ends with bubblewrap's process."""
+        process namespace and control group."""
         with self.kill_lock:
-            inside = []
-            if self.watchdog is not None:
-                self.watchdog.stop()
+            if self.sandboxed is not None:
+                self.sandboxed.kill()
+                return
             # Until it is reaped (by poll or wait, under this lock) its ids are not reused.
             if self.process.poll() is None:
-                inside = sandboxes.kill_group(self.process.pid,
-                                              with_descendants=self.watchdog is not None)
+                sandboxes.kill_group(self.process.pid, with_descendants=False)
             try:
                 self.process.stdin.close()
             except (OSError, ValueError):  # a broken pipe, or a request() writing meanwhile
                 pass
             self.process.wait()
-            sandboxes.wait_gone(inside)
-            while self.core_fds:
-                os.close(self.core_fds.pop())
 
 
 class AgentLauncher:
@@ -169,22 +177,37 @@ class AgentLauncher:
             request = self.start_requests.get()
             if request is None:
                 return
-            on_warning, started = request
+            on_warning, frozen, started = request
             try:
-                started.set_result(AgentProcess(self.config, on_warning, self.sandbox))
+                started.set_result(AgentProcess(self.config, on_warning, self.sandbox, frozen))
             except BaseException as error:  # given to the caller, which raises it
                 started.set_exception(error)
 
-    def start(self, on_warning=None):
+    def start(self, on_warning=None, frozen=False):
         started = concurrent.futures.Future()
-        self.start_requests.put((on_warning or self.on_warning, started))
+        self.start_requests.put((on_warning or self.on_warning, frozen, started))
         return started.result()
 
-    def prepare(self):
-        """Starts the spare if there is none (it imports while the bridge waits)."""
+    def prepare(self, frozen=False):
+        """Starts the spare if there is none. It imports at once while the bridge is idle
+        (before its first game); during a game (`frozen`), only while the game's own agent
+        thinks (see `thinking`), never on the opponent's time."""
         with self.lock:
             if self.spare is None or self.spare.process.poll() is not None:
-                self.spare = self.start()
+                self.spare = self.start(frozen=frozen)
+
+    @contextlib.contextmanager
+    def thinking(self):
+        """The agent's turn: the spare may run too (its imports, in a sandbox)."""
+        with self.lock:
+            spare = self.spare
+        if spare is not None and spare.ready_message is None:
+            spare.resume()
+        try:
+            yield
+        finally:
+            if spare is not None:
+                spare.pause()
 
     def take(self):
         """A fresh process for a new game: the spare if there is one."""

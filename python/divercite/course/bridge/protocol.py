@@ -14,7 +14,7 @@ import time
 import traceback
 
 from ... import notation
-from .actions import AgentError
+from .actions import AgentError, LimitHit
 from .rules import PIECE_TYPES, PositionError
 
 # The course's clock (15 minutes), given to the agent when a `go` carries no clock of its own.
@@ -245,6 +245,9 @@ class Session:
         started = time.monotonic()
         try:
             move = self.agent_move(side, start_text, moves, remaining, seed)
+        except LimitHit as reason:
+            self.send(f"info string limit: {reason}")
+            move = "(none)"
         except AgentError as reason:
             self.error(str(reason))
             move = "(none)"
@@ -263,16 +266,18 @@ class Session:
         with self.lock:
             self.thinking = None
         self.send(f"bestmove {move}")
-        self.launcher.prepare()  # the next game's process imports while the opponent thinks
+        # The next game's process, which imports only while this side's agent thinks.
+        self.launcher.prepare(frozen=True)
 
     def agent_move(self, side, start_text, moves, remaining, seed):
+        with self.launcher.thinking():
+            return self.ask_move(side, start_text, moves, remaining, seed)
+
+    def ask_move(self, side, start_text, moves, remaining, seed):
         process = self.agent_for(side)
-        process.resume()
-        process.request(cmd="move", start=start_text, moves=moves, remaining=remaining,
-                        seed=seed)
         try:
-            reply = process.reply(timeout=remaining + OVERTIME_SECONDS)
-            process.pause()
+            reply = process.ask(timeout=remaining + OVERTIME_SECONDS, cmd="move",
+                                start=start_text, moves=moves, remaining=remaining, seed=seed)
         except queue.Empty:
             self.forget(side, process)
             raise AgentError(f"MyPlayer.compute_action had not returned {OVERTIME_SECONDS:g} s "
@@ -283,11 +288,13 @@ class Session:
             if self.stopping:
                 raise AgentError("stopped: MyPlayer.compute_action cannot be interrupted, so "
                                  "its process was killed")
-            raise AgentError(process.limit_reason() or
-                             f"the agent's process ended during its move "
+            limit = process.limit_reason()
+            if limit is not None:
+                raise LimitHit(limit)
+            raise AgentError(f"the agent's process ended during its move "
                              f"({process.exit_status()})")
         if "error" in reply:
-            raise AgentError(reply["error"])
+            raise (LimitHit if reply.get("limit") else AgentError)(reply["error"])
         return reply["move"]
 
     def agent_for(self, side):
@@ -301,8 +308,7 @@ class Session:
             self.agents[side] = process  # from now on, stop kills it
         why = process.ready()
         if why is None:
-            process.request(cmd="player", side=side, name=f"{self.stem}_{side + 1}")
-            reply = process.reply()
+            reply = process.ask(cmd="player", side=side, name=f"{self.stem}_{side + 1}")
             if reply is not None and "error" in reply:
                 self.forget(side, process)
                 raise AgentError(reply["error"])  # the constructor raised
@@ -310,7 +316,10 @@ class Session:
                 why = ("stopped" if self.stopping else process.limit_reason() or
                        f"its process ended ({process.exit_status()})")
         if why is not None:
+            limit = None if self.stopping else process.limit_reason()
             self.forget(side, process)
+            if limit is not None:
+                raise LimitHit(limit)
             raise AgentError(f"the agent could not start as MyPlayer({PIECE_TYPES[side]!r}): "
                              f"{why}")
         return process

@@ -11,8 +11,16 @@ import sys
 import threading
 
 
+def one_line(text):
+    """`text` as one protocol line: its line breaks written as the two characters \\n (or
+    \\r), so that no text of an agent's (an exception's message, a name) can end a line and
+    make the next one look like the bridge's own (`bestmove ...`)."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
 class LineOutput:
-    """Writes whole lines to a private copy of the original stdout, from any thread."""
+    """Writes whole lines to a private copy of the original stdout, from any thread; a line
+    break inside a line is escaped (one_line)."""
 
     def __init__(self, fd):
         self._stream = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
@@ -21,7 +29,7 @@ class LineOutput:
     def send(self, line):
         with self._lock:
             try:
-                self._stream.write(line + "\n")
+                self._stream.write(one_line(line) + "\n")
                 self._stream.flush()
             except (BrokenPipeError, OSError):
                 os._exit(0)  # nobody is listening any more

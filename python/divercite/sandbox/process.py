@@ -1,0 +1,88 @@
+"""One process started in a sandbox, held as a whole: paused and resumed, killed, and the
+limit that ended it."""
+
+import subprocess
+import threading
+
+from .watch import Watchdog, continue_all, kill_group, stop_all, wait_gone
+
+
+class SandboxedProcess:
+    """`argv` started in `sandbox` (a box.Sandbox) with subprocess.Popen's other arguments,
+    in a process group of its own; `frozen`: it runs only once resumed.
+
+    While paused, none of its processes runs: its control group is frozen where the host
+    gives a freezer, else every process is stopped (SIGSTOP, checked until every thread is
+    stopped; the sandbox's seccomp filter keeps them from waking each other)."""
+
+    def __init__(self, sandbox, argv, runner_environment, frozen=False, **popen):
+        self.limits = sandbox.limits
+        self.launch = sandbox.launch(argv, runner_environment, frozen=frozen)
+        self.lock = threading.Lock()
+        try:
+            self.popen = subprocess.Popen(self.launch.argv, env=self.launch.env,
+                                          pass_fds=self.launch.pass_fds,
+                                          start_new_session=True, **popen)
+        except BaseException:
+            self.launch.release()
+            raise
+        self.launch.close_passed()
+        self.group = self.launch.group
+        self.freezer = self.group is not None and sandbox.host.freezer is not None
+        self.paused = False
+        if frozen and not self.freezer:
+            self.pause()
+        self.watchdog = Watchdog(self.limits, self.popen.pid, self.kill, self.group,
+                                 sandbox.writable_folders())
+
+    @property
+    def pid(self):
+        return self.popen.pid
+
+    def pause(self):
+        with self.lock:
+            if self.popen.poll() is not None or self.paused:
+                return
+            self.paused = True
+            if self.freezer:
+                self.group.freeze()
+            else:
+                stop_all(self.popen.pid)
+
+    def resume(self):
+        with self.lock:
+            if self.popen.poll() is not None or not self.paused:
+                return
+            self.paused = False
+            if self.freezer:
+                self.group.thaw()
+            else:
+                continue_all(self.popen.pid)
+
+    def limit_reason(self):
+        """The sandbox's limit that ended the process, or None."""
+        return self.watchdog.final_reason()
+
+    def kill(self):
+        """Ends the process and everything it started, at once: its whole process namespace,
+        which ends with bubblewrap's process, and its control group."""
+        with self.lock:
+            self.watchdog.stop()
+            inside = []
+            # Until it is reaped (by poll or wait, under this lock) its ids are not reused.
+            if self.popen.poll() is None:
+                inside = kill_group(self.popen.pid)
+            if self.group is not None:
+                self.group.kill()
+            try:
+                if self.popen.stdin is not None:
+                    self.popen.stdin.close()
+            except (OSError, ValueError):  # a broken pipe, or a write meanwhile
+                pass
+            self.popen.wait()
+            wait_gone(inside)
+            self.watchdog.final_reason()  # read while the group's counts are there
+            self.launch.release()
+
+    def wait(self):
+        return self.popen.wait()
