@@ -144,6 +144,108 @@ class ModuleLayoutTest(unittest.TestCase):
                                                  str(ENGINE)])
 
 
+class CopiedAloneTest(unittest.TestCase):
+    """A launcher copied alone, without divercite_package.py beside it, as students copy
+    player files beside the course's main_divercite.py: it finds the package's finder beside
+    DIVERCITE_ENGINE's tree, or the package on Python's path, or says in one line what to
+    do."""
+
+    def setUp(self):
+        tmp = Path(self.enterContext(tempfile.TemporaryDirectory(prefix="divercite_alone_")))
+        self.course = tmp / "divercite"
+        shutil.copytree(COURSE_DIR / "divercite", self.course,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy(PLAYER, self.course)
+        shutil.copy(PLAYER.parent / "course_engine.py", tmp)
+
+    def environment(self, engine: bool, package: bool) -> dict:
+        """The caller's environment without DIVERCITE_*, the course's seahorse importable;
+        DIVERCITE_ENGINE set to the built engine and/or the build tree's python/ on
+        PYTHONPATH."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DIVERCITE_")}
+        paths = [str(COURSE_DIR / "seahorse")] + [str(PACKAGE.parent)] * package
+        env.update(PYTHONPATH=os.pathsep.join(paths), PYTHONDONTWRITEBYTECODE="1",
+                   DIVERCITE_MOVETIME="50", DIVERCITE_PLAYER_LOG="1")
+        if engine:
+            env["DIVERCITE_ENGINE"] = str(ENGINE)
+        return env
+
+    def play(self, env: dict) -> str:
+        """A headless `-t local` game, the course's random player first and ours second:
+        the master's output once its VERDICT line is written (or the master has exited)."""
+        log_path = self.course.parent / "master.log"
+        with open(log_path, "w") as log:
+            master = subprocess.Popen(
+                [sys.executable, "main_divercite.py", "-g", "-l", "INFO", "-p", str(free_port()),
+                 "-t", "local", "random_player_divercite.py", "divercite_player.py"],
+                cwd=self.course, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + 120
+            while "VERDICT" not in log_path.read_text() and master.poll() is None:
+                self.assertLess(time.monotonic(), deadline, log_path.read_text()[-3000:])
+                time.sleep(0.1)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                master.wait(timeout=15)
+        finally:
+            interrupt(master)
+        return log_path.read_text()
+
+    def assert_played(self, log: str):
+        for bad in ("Traceback", "fallback move", "disqualified", "Time credit expired"):
+            self.assertNotIn(bad, log, log[-3000:])
+        self.assertIn("has won the game", log, log[-3000:])
+        self.assertEqual(log.count("divercite_player: move name=divercite_player_2"), 20,
+                         log[-3000:])
+
+    def test_it_plays_with_divercite_engine_set(self):
+        finder = ENGINE.resolve().parents[1] / "share" / "divercite" / "seahorse"
+        self.assertTrue((finder / "divercite_package.py").is_file(),
+                        f"no {finder}/divercite_package.py: the build puts it there "
+                        f"(tools/CMakeLists.txt); build again")
+        self.assert_played(self.play(self.environment(engine=True, package=False)))
+
+    def test_it_plays_with_the_package_on_pythonpath(self):
+        self.assert_played(self.play(self.environment(engine=False, package=True)))
+
+    def test_with_neither_it_says_what_to_do_in_one_line(self):
+        start = time.monotonic()
+        result = subprocess.run(
+            [sys.executable, "main_divercite.py", "-g", "-p", str(free_port()), "-t", "local",
+             "random_player_divercite.py", "divercite_player.py"], cwd=self.course,
+            env=self.environment(engine=False, package=False), capture_output=True, text=True,
+            timeout=60)
+        self.assertLess(time.monotonic() - start, 10)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertNotIn("Traceback", result.stderr)
+        lines = result.stderr.splitlines()
+        self.assertEqual(len(lines), 1, result.stderr)
+        self.assertTrue(lines[0].startswith("divercite_player.py: the Python package divercite "
+                                            "not found: no divercite_package.py at "
+                                            f"{self.course / 'divercite_package.py'} "
+                                            "(DIVERCITE_ENGINE is unset), nor the package on "
+                                            "Python's path"), lines[0])
+        for fix in ("Copy the project's tools/seahorse/divercite_package.py beside "
+                    "divercite_player.py", "pip install the project",
+                    "set DIVERCITE_ENGINE to a built engine"):
+            self.assertIn(fix, lines[0])
+
+    def test_course_engine_copied_alone(self):
+        launcher = [sys.executable, str(self.course.parent / "course_engine.py"), "--help"]
+        for engine, package in ((True, False), (False, True)):
+            with self.subTest(engine=engine, package=package):
+                result = subprocess.run(launcher, env=self.environment(engine, package),
+                                        capture_output=True, text=True, timeout=60)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertTrue(result.stdout.startswith("usage: "), result.stdout)
+        result = subprocess.run(launcher, env=self.environment(engine=False, package=False),
+                                capture_output=True, text=True, timeout=60)
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(len(result.stderr.splitlines()), 1, result.stderr)
+        self.assertRegex(result.stderr, r"^course_engine\.py: the Python package divercite not "
+                                        r"found: .* Copy the project's tools/seahorse/"
+                                        r"divercite_package\.py beside course_engine\.py")
+
+
 class WithFakeEngines(unittest.TestCase):
     """Protocol engines from player_support.FAKE_ENGINE, in a folder of their own."""
 

@@ -5,20 +5,56 @@
         name=mine tc=inf -engine cmd=build/bin/divercite name=engine tc=10 -games 2
 
 The same as `python3 -m divercite.course.engine AGENT.py` where the package is installed: this
-launcher finds the package (divercite_package.py beside it says where) and runs the bridge,
-divercite.course.engine; `course_engine.py --help` lists the protocol as it speaks it.
+launcher finds the package and runs the bridge, divercite.course.engine; `course_engine.py
+--help` lists the protocol as it speaks it. The package's finder is divercite_package.py: beside
+this file, else where the build and `cmake --install` put it beside the engine DIVERCITE_ENGINE
+names (<tree>/share/divercite/seahorse/). This file copied alone, with neither, takes the package
+from Python's path (a pip install, PYTHONPATH), or else says in one line what to do.
 """
 
+import importlib
 import importlib.util
 import os
+import sys
+
+
+def import_package_module(name):
+    """The package's module `name`, by the finder (see the docstring) or from Python's path;
+    else SystemExit, one line saying what to do. divercite_player.py holds the same lines:
+    each launcher must work copied alone, so neither can take them from a file beside it."""
+    finder, launcher = "divercite_package.py", os.path.basename(__file__)
+    finders = [os.path.join(os.path.dirname(os.path.abspath(__file__)), finder)]
+    engine = os.environ.get("DIVERCITE_ENGINE")
+    if engine:
+        tree = os.path.dirname(os.path.dirname(os.path.realpath(engine)))
+        finders.append(os.path.join(tree, "share", "divercite", "seahorse", finder))
+    found = next((path for path in finders if os.path.isfile(path)), None)
+    try:
+        if not found:
+            return importlib.import_module(name)
+        spec = importlib.util.spec_from_file_location("_divercite_package", found)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module.import_module(name)
+    except ImportError as error:
+        if not (error.name or "").startswith("divercite"):
+            raise  # the package is there; something it imports is not
+        if found:
+            raise SystemExit(f"{launcher}: {error}") from None
+        fix = (f"build DIVERCITE_ENGINE's tree again (this version's build puts {finder} there)"
+               if engine else "set DIVERCITE_ENGINE to a built engine "
+               "(<checkout>/build/bin/divercite)")
+        raise SystemExit(
+            f"{launcher}: the Python package divercite not found: no {finder} at "
+            f"{' nor at '.join(finders)}{'' if engine else ' (DIVERCITE_ENGINE is unset)'}, "
+            f"nor the package on Python's path ({error}). Copy the project's "
+            f"tools/seahorse/{finder} beside {launcher}, pip install the project, or {fix}"
+        ) from None
+
 
 if __name__ == "__main__":
-    # This folder is first on sys.path, as a script's is: the finder is loaded by its path.
+    # This folder is first on sys.path, as a script's is: the finder is loaded by its path,
+    # and the folder taken off sys.path before the bridge runs.
     here = os.path.dirname(os.path.abspath(__file__))
-    spec = importlib.util.spec_from_file_location(
-        "_divercite_package", os.path.join(here, "divercite_package.py"))
-    finder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(finder)
-    import sys
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
-    finder.import_module("divercite.course.engine").main(prog="course_engine.py")
+    import_package_module("divercite.course.engine").main(prog="course_engine.py")

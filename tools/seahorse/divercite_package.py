@@ -1,5 +1,7 @@
 """Finds the Python package divercite for the two launchers beside this file
-(course_engine.py, divercite_player.py), wherever the three were put.
+(course_engine.py, divercite_player.py), wherever the three were put. A launcher copied alone
+loads this file from beside the engine DIVERCITE_ENGINE names: <tree>/share/divercite/seahorse/,
+where the build (tools/CMakeLists.txt) and `cmake --install` put it.
 
 The places, in order: beside the engine that DIVERCITE_ENGINE names (its build tree's
 python/, its prefix's lib/python3/dist-packages/); the checkout this file is in
@@ -54,4 +56,4 @@ def import_module(name):
         raise ImportError(
             f"the Python package divercite not found: tried {tried}; and Python's own path "
             f"({error}). Build the project with scripts/build.sh in its checkout, or install "
-            f"it with pip") from None
+            f"it with pip", name="divercite") from None

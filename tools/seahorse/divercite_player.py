@@ -9,18 +9,52 @@ Name this file on the course's command line, from the course's ``divercite/`` fo
 
 The player is ``divercite.course.player`` (its docstring says the rest: how it speaks to the
 engine, its environment variables, its safety); this file, which the course's master loads by
-its path, finds the package (``divercite_package.py`` beside it says where) and offers that
-module's names.
+its path, finds the package and offers that module's names. The package's finder is
+``divercite_package.py``: beside this file, else where the build and ``cmake --install`` put
+it beside the engine ``DIVERCITE_ENGINE`` names (``<tree>/share/divercite/seahorse/``). This
+file copied alone, with neither, takes the package from Python's path (a pip install,
+PYTHONPATH), or else says in one line what to do.
 """
 
+import importlib as _importlib
 import importlib.util as _importlib_util
 import os as _os
 
-_spec = _importlib_util.spec_from_file_location(
-    "_divercite_package",
-    _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "divercite_package.py"))
-_finder = _importlib_util.module_from_spec(_spec)
-_spec.loader.exec_module(_finder)
-_finder.import_module("divercite.course.player")
+
+def _import_package_module(name):
+    """The package's module `name`, by the finder (see the docstring) or from Python's path;
+    else SystemExit, one line saying what to do. course_engine.py holds the same lines: each
+    launcher must work copied alone, so neither can take them from a file beside it."""
+    finder, launcher = "divercite_package.py", _os.path.basename(__file__)
+    finders = [_os.path.join(_os.path.dirname(_os.path.abspath(__file__)), finder)]
+    engine = _os.environ.get("DIVERCITE_ENGINE")
+    if engine:
+        tree = _os.path.dirname(_os.path.dirname(_os.path.realpath(engine)))
+        finders.append(_os.path.join(tree, "share", "divercite", "seahorse", finder))
+    found = next((path for path in finders if _os.path.isfile(path)), None)
+    try:
+        if not found:
+            return _importlib.import_module(name)
+        spec = _importlib_util.spec_from_file_location("_divercite_package", found)
+        module = _importlib_util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module.import_module(name)
+    except ImportError as error:
+        if not (error.name or "").startswith("divercite"):
+            raise  # the package is there; something it imports is not
+        if found:
+            raise SystemExit(f"{launcher}: {error}") from None
+        fix = (f"build DIVERCITE_ENGINE's tree again (this version's build puts {finder} there)"
+               if engine else "set DIVERCITE_ENGINE to a built engine "
+               "(<checkout>/build/bin/divercite)")
+        raise SystemExit(
+            f"{launcher}: the Python package divercite not found: no {finder} at "
+            f"{' nor at '.join(finders)}{'' if engine else ' (DIVERCITE_ENGINE is unset)'}, "
+            f"nor the package on Python's path ({error}). Copy the project's "
+            f"tools/seahorse/{finder} beside {launcher}, pip install the project, or {fix}"
+        ) from None
+
+
+_import_package_module("divercite.course.player")
 
 from divercite.course.player import *  # noqa: E402,F401,F403
