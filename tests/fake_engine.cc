@@ -13,6 +13,13 @@
 //   slow     answers a legal move after --delay_ms
 //   stall    never answers isready
 //   terminated  ends itself with SIGTERM, as a process stopped from outside
+//   limit    answers "info string limit: memory limit: ..." (its sandbox's memory limit
+//            hit), then "bestmove (none)"
+//   limit-exit  answers that limit line, writes a MemoryError on stderr and exits
+//   limit-start answers `uci` with a limit line (processes), then exits
+//   bad-utf8 writes a line of 300 'é' then bytes that are not UTF-8 (a stray byte, a cut
+//            sequence, a surrogate, an overlong form) on stderr, and exits mid-sequence
+//   bad-utf8-move answers an error line and a bestmove that hold bytes that are not UTF-8
 //   good     always answers the first legal move
 // Each failing exactly one check of divercite-match -compliance (named after the colon):
 //   no-uciok            never sends uciok (handshake)
@@ -66,6 +73,10 @@ namespace {
 
 void Sleep(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
+// What the sandbox's bridge says when the agent's processes went over their memory.
+constexpr char kMemoryLimit[] =
+    "memory limit: its processes may use 2048 MB together (2057 MB in use)";
+
 // `position startpos|fen <rows> <side> [moves ...]`; an error line for one it cannot read.
 std::optional<Position> ReadPosition(const std::vector<std::string>& words) {
   absl::StatusOr<Position> position = Position::Start();
@@ -116,6 +127,11 @@ class FakeEngine {
                 << "option name Style type combo default calm var calm var wild\n"
                 << "option name Notes type string default <empty>\n"
                 << "option name Clear Hash type button\n";
+      if (mode_ == "limit-start") {
+        std::cout << "info string limit: processes limit: its processes may be 64 at most"
+                  << std::endl;
+        std::_Exit(1);
+      }
       if (mode_ != "no-uciok") std::cout << "uciok\n";
       std::cout.flush();
     } else if (command == "isready") {
@@ -236,13 +252,30 @@ class FakeEngine {
     } else if (mode_ == "slow") {
       Sleep(absl::GetFlag(FLAGS_delay_ms));
       std::cout << "bestmove " << MoveToString(legal[0]) << std::endl;
+    } else if (mode_ == "limit") {
+      std::cout << "info string limit: " << kMemoryLimit << "\nbestmove (none)" << std::endl;
+    } else if (mode_ == "limit-exit") {
+      std::cout << "info string limit: " << kMemoryLimit << std::endl;
+      std::cerr << "Traceback (most recent call last):\nMemoryError" << std::endl;
+      std::_Exit(1);
+    } else if (mode_ == "bad-utf8") {
+      // One line of 661 bytes: a tail of 400 starts inside an 'é' (at byte 261 of the line).
+      for (int i = 0; i < 300; ++i) std::cerr << "\xc3\xa9";
+      std::cerr << " stray \xff byte, cut \xe2\x82 sequence, surrogate \xed\xa0\x80, overlong "
+                   "\xc0\xaf"
+                << "\xf0\x9f\x98" << std::flush;  // a sequence cut short by the exit
+      std::_Exit(3);
+    } else if (mode_ == "bad-utf8-move") {
+      std::cout << "info string error: caf\xe9 \xff\xfe\nbestmove \xc0\xaf(none)" << std::endl;
     }
   }
 
   // The modes that fail a game's moves (the others answer every move well).
   bool IsGameFault() const {
     return mode_ == "crash" || mode_ == "terminated" || mode_ == "hang" || mode_ == "garbage" ||
-           mode_ == "illegal" || mode_ == "malformed" || mode_ == "explained" || mode_ == "slow";
+           mode_ == "illegal" || mode_ == "malformed" || mode_ == "explained" || mode_ == "slow" ||
+           mode_ == "limit" || mode_ == "limit-exit" || mode_ == "bad-utf8" ||
+           mode_ == "bad-utf8-move";
   }
 
   const std::string mode_;

@@ -12,11 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "tools/client/engine_reply.h"
+#include "tools/common/child_process.h"
 #include "tools/common/json.h"
 #include "tools/match/cli.h"
 #include "tools/match/match_runner.h"
@@ -29,6 +32,7 @@
 #include "tools/match/scoreboard.h"
 #include "tools/match/time_control.h"
 #include "tools/match/worker_pool.h"
+#include "tools/records/record_store.h"
 
 namespace divercite {
 namespace {
@@ -143,6 +147,151 @@ TEST(MatchFaultTest, TheEnginesOwnErrorIsInTheReason) {
     EXPECT_TRUE(absl::StrContains(record.reason, "(engine said: the fake engine gives up)"))
         << record.reason;
   }
+}
+
+// The sandbox's words for a memory limit hit, as tests/fake_engine.cc says them.
+constexpr absl::string_view kMemoryLimit =
+    "memory limit: its processes may use 2048 MB together (2057 MB in use)";
+
+// Every line of the records file at `path` reads as JSON, whose strings must be valid UTF-8
+// (nlohmann's parser decodes them strictly); the number of lines.
+int ExpectValidRecordsFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  int lines = 0;
+  while (std::getline(in, line)) {
+    const absl::StatusOr<Json> json = ParseJson(line);
+    EXPECT_TRUE(json.ok()) << json.status() << ": " << absl::CHexEscape(line);
+    ++lines;
+  }
+  return lines;
+}
+
+TEST(MatchFaultTest, ALimitHitLosesByLimitWithItsReasonFirst) {
+  // The sandbox says its limit was hit, then `bestmove (none)`: not an illegal move.
+  const std::string path = ::testing::TempDir() + "/match_limit.jsonl";
+  std::filesystem::remove(path);
+  const MatchOutcome outcome = RunMatch(FaultMatch("limit"), path);
+  ExpectFaultyLosesBoth(outcome, Termination::kLimit);
+  for (const GameRecord& record : outcome.records) {
+    EXPECT_EQ(record.reason, absl::StrCat(kMemoryLimit, " (faulty)"));
+  }
+  EXPECT_TRUE(absl::StrContains(outcome.output, absl::StrCat("{limit: ", kMemoryLimit)))
+      << outcome.output;
+  EXPECT_EQ(ExpectValidRecordsFile(path), 2);
+  const absl::StatusOr<std::vector<GameRecord>> read = ReadRecords(path);
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ(read->size(), 2u);
+  EXPECT_EQ((*read)[0].termination, Termination::kLimit);
+}
+
+TEST(MatchFaultTest, ALimitHitThenAnExitLosesByLimitNotByACrash) {
+  const MatchOutcome outcome = RunMatch(FaultMatch("limit-exit"));
+  ExpectFaultyLosesBoth(outcome, Termination::kLimit);
+  for (const GameRecord& record : outcome.records) {
+    EXPECT_TRUE(absl::StartsWith(record.reason, absl::StrCat(kMemoryLimit, " (faulty exited: ")))
+        << record.reason;
+    EXPECT_TRUE(absl::StrContains(record.reason, "its stderr ended: ")) << record.reason;
+    EXPECT_TRUE(absl::StrContains(record.reason, "MemoryError")) << record.reason;
+  }
+}
+
+TEST(MatchFaultTest, ALimitHitAtTheStartLosesByLimit) {
+  const MatchOutcome outcome = RunMatch(FaultMatch("limit-start"));
+  ExpectFaultyLosesBoth(outcome, Termination::kLimit);
+  for (const GameRecord& record : outcome.records) {
+    EXPECT_EQ(record.reason,
+              "processes limit: its processes may be 64 at most (faulty, before its 'uciok')");
+  }
+}
+
+TEST(MatchFaultTest, BytesThatAreNotUtf8OnStderrReachTheRecordAsValidText) {
+  const std::string path = ::testing::TempDir() + "/match_bad_utf8.jsonl";
+  std::filesystem::remove(path);
+  const MatchOutcome outcome = RunMatch(FaultMatch("bad-utf8"), path);
+  ExpectFaultyLosesBoth(outcome, Termination::kCrash);
+  const std::string replacement = "\xef\xbf\xbd";  // U+FFFD
+  for (const GameRecord& record : outcome.records) {
+    // The tail's cut fell inside an 'é': it starts at the next one, not at a replacement.
+    EXPECT_TRUE(absl::StrContains(record.reason, "its stderr ended: \xc3\xa9\xc3\xa9"))
+        << absl::CHexEscape(record.reason);
+    // One U+FFFD for each maximal ill-formed part, as Unicode (and Python) replace them.
+    EXPECT_TRUE(absl::EndsWith(
+        record.reason, absl::StrCat(" stray ", replacement, " byte, cut ", replacement,
+                                    " sequence, surrogate ", replacement, replacement, replacement,
+                                    ", overlong ", replacement, replacement, replacement)))
+        << absl::CHexEscape(record.reason);
+  }
+  EXPECT_EQ(ExpectValidRecordsFile(path), 2);
+}
+
+TEST(MatchFaultTest, BytesThatAreNotUtf8InAnAnswerReachTheRecordAsValidText) {
+  const std::string path = ::testing::TempDir() + "/match_bad_utf8_move.jsonl";
+  std::filesystem::remove(path);
+  const MatchOutcome outcome = RunMatch(FaultMatch("bad-utf8-move"), path);
+  ExpectFaultyLosesBoth(outcome, Termination::kIllegal);
+  for (const GameRecord& record : outcome.records) {
+    EXPECT_TRUE(absl::StartsWith(record.reason, "faulty played '\xef\xbf\xbd\xef\xbf\xbd(none)': "))
+        << absl::CHexEscape(record.reason);
+    EXPECT_TRUE(
+        absl::EndsWith(record.reason, "(engine said: caf\xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd)"))
+        << absl::CHexEscape(record.reason);
+  }
+  EXPECT_EQ(ExpectValidRecordsFile(path), 2);
+}
+
+TEST(EngineTextTest, ValidUtf8ReplacesEachMaximalIllFormedPartAsUnicodeSays) {
+  const std::string r = "\xef\xbf\xbd";  // U+FFFD
+  // Unicode's example (chapter 3, "U+FFFD Substitution of Maximal Subparts"), and Python's
+  // bytes.decode("utf-8", "replace") for each of the others.
+  EXPECT_EQ(ValidUtf8("\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64"),
+            absl::StrCat("a", r, r, r, "b", r, "c", r, r, "d"));
+  EXPECT_EQ(ValidUtf8("\xed\xa0\x80"), absl::StrCat(r, r, r));         // a surrogate
+  EXPECT_EQ(ValidUtf8("\xc0\xaf"), absl::StrCat(r, r));                // overlong
+  EXPECT_EQ(ValidUtf8("\xe0\x80\xaf"), absl::StrCat(r, r, r));         // overlong
+  EXPECT_EQ(ValidUtf8("\xf4\x90\x80\x80"), absl::StrCat(r, r, r, r));  // past U+10FFFF
+  EXPECT_EQ(ValidUtf8("\xf0\x9f\x98"), r);                             // cut short
+  EXPECT_EQ(ValidUtf8("\xf0\x9f\x98x"), absl::StrCat(r, "x"));
+  EXPECT_EQ(ValidUtf8(std::string("a\0b", 3)), std::string("a\0b", 3));
+  // Valid text is returned as it is, up to the last code point and the noncharacters.
+  for (const char* text : {"", "ascii", "\xc3\xa9t\xc3\xa9", "\xe5\xbc\x95", "\xf0\x9f\x98\x8e",
+                           "\xf4\x8f\xbf\xbf", "\xef\xbf\xbf", "\xed\x9f\xbf"}) {
+    EXPECT_EQ(ValidUtf8(text), text) << absl::CHexEscape(text);
+  }
+}
+
+TEST(EngineTextTest, TheStderrTailIsBoundedAndNeverStartsInsideASequence) {
+  // 2100 'é' (4200 bytes, more than the 4096 kept) and an 'x', in many writes: what is kept
+  // is cut at its front, and again by a tail's size, each time within an 'é'.
+  absl::StatusOr<std::unique_ptr<ChildProcess>> process = ChildProcess::Start(
+      {"sh", "-c",
+       "i=0; while [ $i -lt 2100 ]; do printf '\\303\\251' >&2; i=$((i+1)); done; printf x >&2"});
+  ASSERT_TRUE(process.ok()) << process.status();
+  ASSERT_TRUE((*process)->WaitForExit(absl::Seconds(30)).has_value());
+  for (const size_t max_bytes : {size_t{10000}, size_t{401}, size_t{400}}) {
+    const std::string tail = (*process)->StderrTail(max_bytes, absl::Seconds(5));
+    EXPECT_LE(tail.size(), std::min<size_t>(max_bytes, 4096));
+    EXPECT_GE(tail.size(), std::min<size_t>(max_bytes, 4096) - 3);
+    EXPECT_TRUE(absl::StartsWith(tail, "\xc3\xa9")) << max_bytes;
+    EXPECT_TRUE(absl::EndsWith(tail, "\xc3\xa9x")) << max_bytes;
+    EXPECT_EQ(ValidUtf8(tail), tail) << max_bytes;
+    EXPECT_FALSE(absl::StrContains(tail, "\xef\xbf\xbd")) << max_bytes;
+  }
+}
+
+TEST(EngineTextTest, TheReplyKeepsTheLastLimitLine) {
+  ReplyReader reader;
+  EXPECT_EQ(reader.Read("info string limit: processes limit: 64 at most"),
+            ReplyReader::Step::kMore);
+  EXPECT_EQ(reader.Read(absl::StrCat("info string limit: ", kMemoryLimit, "  ")),
+            ReplyReader::Step::kMore);
+  EXPECT_EQ(reader.Read("bestmove (none)"), ReplyReader::Step::kBestmove);
+  EXPECT_EQ(reader.reply().limit, std::string(kMemoryLimit));
+  EXPECT_TRUE(reader.reply().error.empty());
+  ReplyReader bare;
+  EXPECT_EQ(bare.Read("info string limit:"), ReplyReader::Step::kMore);
+  EXPECT_EQ(bare.reply().limit, "");
+  EXPECT_FALSE(ReplyReader().reply().limit.has_value());
 }
 
 TEST(MatchFaultTest, AnEngineThatCannotStartLoses) {

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
@@ -96,7 +97,7 @@ TEST(GameRecordTest, EveryOutcomeAndTerminationRoundTrips) {
   EXPECT_EQ(GameOutcomeText(GameOutcome::kDraw), "1/2-1/2");
   for (const Termination termination :
        {Termination::kNormal, Termination::kTime, Termination::kIllegal, Termination::kCrash,
-        Termination::kStall}) {
+        Termination::kStall, Termination::kLimit, Termination::kAdjudication}) {
     GameRecord record = SampleRecord();
     record.termination = termination;
     record.result = GameOutcome::kSecondWins;
@@ -108,6 +109,8 @@ TEST(GameRecordTest, EveryOutcomeAndTerminationRoundTrips) {
     EXPECT_EQ(read->reason, "why");
   }
   EXPECT_EQ(TerminationText(Termination::kIllegal), "illegal");
+  EXPECT_EQ(TerminationText(Termination::kLimit), "limit");
+  EXPECT_EQ(*ParseTermination("limit"), Termination::kLimit);
 }
 
 TEST(GameRecordTest, PointsFollowTheResult) {
@@ -221,6 +224,14 @@ TEST(JsonAdapterTest, BytesThatAreNotUtf8AreReplacedNotThrown) {
             "b\"}");
   // And read back, such bytes are a parse error, not an exception.
   EXPECT_FALSE(ParseJson("\"a\xff\"").ok());
+  // Whatever the bytes (a stray continuation, an overlong form, a surrogate, a cut sequence
+  // at the end), what is written reads back: it is valid UTF-8.
+  for (const char* bytes : {"\x80", "\xc0\xaf", "\xed\xa0\x80", "caf\xe9", "\xf0\x9f\x98",
+                            "\xf4\x90\x80\x80", "ok \xc3\xa9"}) {
+    json["name"] = std::string(bytes);
+    const absl::StatusOr<Json> read = ParseJson(DumpJson(json));
+    EXPECT_TRUE(read.ok()) << absl::CHexEscape(bytes) << ": " << read.status();
+  }
 }
 
 TEST(JsonAdapterTest, ParseErrorsGiveTheirBytePositionAndNeverThrow) {

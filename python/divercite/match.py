@@ -24,6 +24,8 @@ import json
 import os
 import subprocess
 import tempfile
+import threading
+import time
 from pathlib import Path
 from typing import List, Mapping, Optional, Sequence, Union
 
@@ -111,17 +113,96 @@ def runner() -> str:
     return programs.find("divercite-match", "DIVERCITE_MATCH")
 
 
+class OutputTail:
+    """The end of a stream, in bounded memory: its last `limit` bytes, and how many lines
+    came before them. A child's output is another program's (the runner relays every
+    engine's stderr, and an agent may write gigabytes or bytes that are not UTF-8), so it is
+    never held whole: `lines()` are the last lines, decoded with errors="replace", each cut to
+    `line_limit` characters, after "... (N more lines)" when some were left out; `text()` is
+    the whole when it fits in `limit` bytes, else those lines."""
+
+    def __init__(self, limit: int, line_limit: int = 2000):
+        self.limit = limit
+        self.line_limit = line_limit
+        self.kept = bytearray()
+        self.size = 0  # bytes seen
+        self.newlines = 0
+
+    def add(self, chunk: bytes) -> None:
+        self.size += len(chunk)
+        self.newlines += chunk.count(b"\n")
+        self.kept += chunk[-self.limit:]
+        if len(self.kept) > 2 * self.limit:
+            del self.kept[:-self.limit]
+
+    def read_from(self, stream) -> None:
+        """Reads `stream` (a binary file) to its end."""
+        while True:
+            chunk = stream.read1(1 << 16)
+            if not chunk:
+                return
+            self.add(chunk)
+
+    def lines(self, last: Optional[int] = None) -> List[str]:
+        """The kept lines (the `last` of them), after "... (N more lines)" if some are not."""
+        kept = bytes(self.kept[-self.limit:])
+        complete = not kept or kept.endswith(b"\n")
+        total = self.newlines + (0 if complete else 1)
+        if self.size > len(kept) and b"\n" in kept:
+            kept = kept[kept.index(b"\n") + 1:]  # the first line began before the kept bytes
+        shown = kept.decode("utf-8", errors="replace").splitlines()
+        shown = [line if len(line) <= self.line_limit else
+                 line[:self.line_limit] + f" ... ({len(line) - self.line_limit} more characters)"
+                 for line in shown]
+        if last is not None:
+            shown = shown[-last:] if last else []
+        more = total - len(shown)
+        return ([f"... ({more} more lines)"] if more > 0 else []) + shown
+
+    def text(self) -> str:
+        """All of it when it fits in `limit` bytes, else as `lines()` shows it."""
+        if self.size <= self.limit:
+            return bytes(self.kept).decode("utf-8", errors="replace")
+        return "\n".join(self.lines()) + "\n"
+
+
+# The runner's output as kept: its stdout is its own text (a match's progress, -ratings' JSON),
+# its stderr what it and every engine said (the end of it is the reason of a failure).
+STDOUT_LIMIT = 1 << 20
+STDERR_LIMIT = 32 << 10
+SAID_LINES = 8  # of its stderr, in a MatchError
+
+
 def _run(command: List[str], timeout: Optional[float]) -> str:
+    """The runner's stdout (its last STDOUT_LIMIT bytes); MatchError with its last lines if it
+    fails or runs past `timeout` seconds."""
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    out, err = OutputTail(STDOUT_LIMIT), OutputTail(STDERR_LIMIT)
+    streams = ((out, process.stdout), (err, process.stderr))
+    readers = [threading.Thread(target=tail.read_from, args=(stream,), daemon=True)
+               for tail, stream in streams]
+    for reader in readers:
+        reader.start()
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL)
+        code = process.wait(timeout=timeout)
     except subprocess.TimeoutExpired as expired:
         raise MatchError(f"divercite-match did not finish within {timeout} s: "
                          f"{' '.join(command)}") from expired
-    if done.returncode != 0:
-        said = "\n".join((done.stderr or done.stdout).strip().splitlines()[-8:])
-        raise MatchError(f"divercite-match exited with status {done.returncode}: {said}")
-    return done.stdout
+    finally:
+        if process.poll() is None:  # timed out, or interrupted
+            process.kill()
+            process.wait()
+        # A grandchild may hold a pipe open: the readers are waited for 10 s, not forever.
+        deadline = time.monotonic() + 10
+        for reader, (_, stream) in zip(readers, streams):
+            reader.join(timeout=max(deadline - time.monotonic(), 0))
+            if not reader.is_alive():  # else its thread ends with the grandchild's pipe
+                stream.close()
+    if code != 0:
+        said = "\n".join((err if err.size else out).lines(SAID_LINES))
+        raise MatchError(f"divercite-match exited with status {code}: {said}")
+    return out.text()
 
 
 def ratings(*records_files: PathLike, timeout: Optional[float] = 60) -> List[Standing]:
@@ -130,9 +211,14 @@ def ratings(*records_files: PathLike, timeout: Optional[float] = 60) -> List[Sta
     if not records_files:
         raise ValueError("ratings: give one or more records files")
     output = _run([runner(), "-ratings", *map(os.fspath, records_files)], timeout)
+    try:
+        engines = json.loads(output)["engines"]
+    except (ValueError, KeyError, TypeError) as error:
+        raise MatchError(f"divercite-match -ratings: its output is not the standings "
+                         f"({error}): {output[-500:]}") from error
     fields = {field.name for field in dataclasses.fields(Standing)}
     return [Standing(**{key: value for key, value in entry.items() if key in fields})
-            for entry in json.loads(output)["engines"]]
+            for entry in engines]
 
 
 def run(players: Sequence[Player], *, games: int = 2, rounds: int = 1, repeat: bool = True,

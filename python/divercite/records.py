@@ -111,8 +111,10 @@ class MoveRecord(_JsonObject):
 class GameRecord(_JsonObject):
     """One game of `divercite-match -records`: p1 moves first; `opening` (moves separated by
     spaces) is played from `start` before the engines' `moves`; `result` is "1-0", "0-1" or
-    "1/2-1/2"; `termination` normal, time, illegal, crash, stall or adjudication; `engines`
-    the engines' indices; `tc` their time controls; `final` the final scores."""
+    "1/2-1/2"; `termination` normal, time, illegal, crash, stall, limit (a resource limit of
+    the engine's sandbox) or adjudication, and `reason` why (for limit, the limit's reason
+    first); `engines` the engines' indices; `tc` their time controls; `final` the final
+    scores."""
 
     game: int
     round: Optional[int] = None
@@ -218,7 +220,9 @@ class AnalysisRecord(_JsonObject):
 
 def _read(source, cls) -> Iterator:
     if isinstance(source, (str, os.PathLike)):
-        with open(source, encoding="utf-8") as file:
+        # The runner writes valid UTF-8; a file that is not (an older runner's, where an
+        # engine's bytes reached a reason) is read with U+FFFD for each bad byte sequence.
+        with open(source, encoding="utf-8", errors="replace") as file:
             yield from _read(file, cls)
         return
     name = getattr(source, "name", "<stream>")
@@ -233,7 +237,8 @@ def _read(source, cls) -> Iterator:
 
 def read_records(source: Union[str, os.PathLike, io.TextIOBase]) -> Iterator[GameRecord]:
     """The GameRecords of a records file (a path or an open text file), in order; blank
-    lines skipped; a malformed line raises ValueError naming the file and the line."""
+    lines skipped; a malformed line raises ValueError naming the file and the line. A path's
+    bytes that are not UTF-8 are read as U+FFFD."""
     return _read(source, GameRecord)
 
 

@@ -103,6 +103,21 @@ def test_malformed_lines_name_the_file_and_line(tmp_path):
         list(read_records(io.StringIO('{"game":0,"p1":"a"}\n')))
 
 
+def test_a_limit_and_bytes_that_are_not_utf8_are_read(tmp_path):
+    """A game lost by a resource limit of the engine's sandbox reads as any other; a file
+    holding bytes that are not UTF-8 (a reason of an older runner) reads with U+FFFD."""
+    line = ('{"game":0,"p1":"a","p2":"b","result":"0-1","termination":"limit",'
+            '"reason":"memory limit: its processes may use 2048 MB together (2057 MB in use) '
+            '(a)"}')
+    path = tmp_path / "limit.jsonl"
+    path.write_bytes(line.encode() + b"\n" + line.replace('"game":0', '"game":1').replace(
+        "(a)", "(a); its stderr ended: caf\xe9").encode("latin-1") + b"\n")
+    first, second = read_records(path)
+    assert first.termination == "limit" and first.reason.startswith("memory limit: ")
+    assert first.to_json() == line
+    assert second.reason.endswith("its stderr ended: caf\ufffd")
+
+
 def test_positions_name_a_move_that_does_not_play():
     record = GameRecord(game=5, p1="a", p2="b", result="1-0", start="startpos",
                         opening="RC14", moves=[MoveRecord(move="RC14")])

@@ -15,17 +15,24 @@ std::string EngineSaid(absl::string_view error) {
   return error.empty() ? "" : absl::StrCat(" (engine said: ", error, ")");
 }
 
+std::string LimitReason(absl::string_view limit, absl::string_view name, absl::string_view detail) {
+  return absl::StrCat(limit.empty() ? "resource limit" : limit, " (", name, detail, ")");
+}
+
+absl::Status EngineClient::WithStderrTail(absl::Status status) {
+  if (process_ == nullptr) return status;
+  const std::string said = process_->StderrTail();
+  if (said.empty()) return status;
+  return absl::Status(status.code(), absl::StrCat(status.message(), "; its stderr ended: ", said));
+}
+
 // A crash, a stall or a move out of time keeps the last lines of the engine's stderr in its
 // reason (its record's, the log's, the runner's message): often the only trace of why.
 absl::Status EngineClient::Fail(EngineFailure failure, absl::Status status) {
   last_failure_ = failure;
-  if (process_ != nullptr &&
-      (failure == EngineFailure::kCrash || failure == EngineFailure::kStall ||
-       failure == EngineFailure::kTime)) {
-    if (const std::string said = process_->StderrTail(); !said.empty()) {
-      status =
-          absl::Status(status.code(), absl::StrCat(status.message(), "; its stderr ended: ", said));
-    }
+  if (failure == EngineFailure::kCrash || failure == EngineFailure::kStall ||
+      failure == EngineFailure::kTime) {
+    status = WithStderrTail(std::move(status));
   }
   Note(status.message());
   return status;
@@ -36,9 +43,13 @@ absl::Status EngineClient::Send(const std::string& line) {
   return process_->WriteLine(line);
 }
 
+// Every line from the engine is made text here, before anything reads it: what it writes
+// reaches the records' reasons, the log and the runner's messages.
 absl::StatusOr<std::string> EngineClient::Receive(absl::Duration timeout) {
   absl::StatusOr<std::string> line = process_->ReadLine(timeout);
-  if (log_ != nullptr && line.ok()) {
+  if (!line.ok()) return line;
+  *line = ValidUtf8(*line);
+  if (log_ != nullptr) {
     log_->Write(log_game_, config_.name, ProtocolLog::Direction::kReceived, *line);
   }
   return line;
@@ -65,6 +76,13 @@ absl::Status EngineClient::WaitFor(absl::string_view prefix, absl::Duration time
                       absl::StrCat(config_.name, " exited (", line.status().message(), ")")));
     }
     if (absl::StartsWith(*line, prefix)) return absl::OkStatus();
+    if (absl::StartsWith(*line, kEngineLimitPrefix)) {
+      return Fail(EngineFailure::kLimit,
+                  absl::ResourceExhaustedError(
+                      LimitReason(absl::StripAsciiWhitespace(
+                                      absl::string_view(*line).substr(kEngineLimitPrefix.size())),
+                                  config_.name, absl::StrCat(", before its '", prefix, "'"))));
+    }
     if (before != nullptr) before->push_back(*std::move(line));
   }
 }
@@ -149,6 +167,8 @@ absl::StatusOr<EngineReply> EngineClient::Go(const std::string& position_line,
   if (status.ok()) status = Send(go_line);
   if (!status.ok()) return Fail(EngineFailure::kCrash, status);
   ReplyReader reader;
+  // A limit the engine said it hit ends its move, however the answer ends.
+  const std::optional<std::string>& limit = reader.reply().limit;
   while (true) {
     absl::StatusOr<std::string> line = Receive(start + deadline - absl::Now());
     if (absl::IsDeadlineExceeded(line.status())) {
@@ -156,17 +176,35 @@ absl::StatusOr<EngineReply> EngineClient::Go(const std::string& position_line,
       // in the record, but the game is lost either way.
       (void)Send("stop");
       absl::StatusOr<std::string> late = Receive(absl::Milliseconds(200));
+      if (late.ok()) (void)reader.Read(*late);
+      if (limit) {
+        return Fail(EngineFailure::kLimit,
+                    absl::ResourceExhaustedError(LimitReason(
+                        *limit, config_.name,
+                        absl::StrCat(", no bestmove within ", absl::FormatDuration(deadline)))));
+      }
       return Fail(EngineFailure::kTime,
                   absl::DeadlineExceededError(absl::StrCat(
                       config_.name, ": no bestmove within ", absl::FormatDuration(deadline),
                       late.ok() ? "" : " and no answer to stop")));
     }
     if (!line.ok()) {
+      if (limit) {
+        return Fail(
+            EngineFailure::kLimit,
+            WithStderrTail(absl::ResourceExhaustedError(LimitReason(
+                *limit, config_.name, absl::StrCat(" exited: ", line.status().message())))));
+      }
       return Fail(EngineFailure::kCrash,
                   absl::UnavailableError(absl::StrCat(config_.name, " exited during its move (",
                                                       line.status().message(), ")")));
     }
-    switch (reader.Read(*line)) {
+    const ReplyReader::Step step = reader.Read(*line);
+    if (step != ReplyReader::Step::kMore && limit) {
+      return Fail(EngineFailure::kLimit,
+                  absl::ResourceExhaustedError(LimitReason(*limit, config_.name)));
+    }
+    switch (step) {
       case ReplyReader::Step::kMore:
         continue;
       case ReplyReader::Step::kNoMove:

@@ -51,6 +51,10 @@ ReplyReader::Step ReplyReader::Read(absl::string_view line) {
   if (absl::StartsWith(line, kEngineErrorPrefix)) {
     reply_.error = std::string(absl::StripAsciiWhitespace(line.substr(kEngineErrorPrefix.size())));
   }
+  // A resource limit of the engine's sandbox ended its move, for the same record.
+  if (absl::StartsWith(line, kEngineLimitPrefix)) {
+    reply_.limit = std::string(absl::StripAsciiWhitespace(line.substr(kEngineLimitPrefix.size())));
+  }
   if (words.size() >= 2 && words[1] != "string") {
     // A score line opens line k of a report (`multipv k`, 1 without it), line 1 a new
     // report; the `info string exact` / `proven` lines that follow are that line's.

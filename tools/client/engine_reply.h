@@ -17,6 +17,10 @@ namespace divercite {
 
 // The prefix of an engine's error line; what follows it is the engine's reason.
 inline constexpr absl::string_view kEngineErrorPrefix = "info string error:";
+// The prefix of the line by which an engine says that a resource limit of the sandbox it runs
+// in (memory, processes) ended its move; what follows it is the limit's reason. It then
+// answers `bestmove (none)` or exits: either way the game is lost by `limit`.
+inline constexpr absl::string_view kEngineLimitPrefix = "info string limit:";
 
 // What a score line's `lowerbound` or `upperbound` says of its score: none, the score is the
 // search's value; a proven win reports the margin it is sure of as a lower bound, a proven
@@ -45,7 +49,9 @@ struct EngineReply {
   // The lines of the last report, best first: line k from the last `multipv k` score line
   // (one line without MultiPV, from the last score line). The fields above are line 1's.
   std::vector<EngineLine> lines;
-  std::string error;       // the last `info string error: X` seen: X
+  std::string error;  // the last `info string error: X` seen: X
+  // The last `info string limit: X` seen: X (perhaps ""); none if none was.
+  std::optional<std::string> limit;
   absl::Duration elapsed;  // from sending `go` to receiving `bestmove` (EngineClient's)
 };
 

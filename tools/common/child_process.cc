@@ -34,7 +34,62 @@ int DecodeStatus(int status) {
   return -1;
 }
 
+bool IsContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// `text` cut at its front: without the continuation bytes (at most 3) of a UTF-8 sequence
+// whose first bytes were cut off, which would read as garbage.
+absl::string_view WithoutCutSequence(absl::string_view text) {
+  for (int i = 0; i < 3 && !text.empty() && IsContinuationByte(text.front()); ++i) {
+    text.remove_prefix(1);
+  }
+  return text;
+}
+
 }  // namespace
+
+std::string ValidUtf8(absl::string_view text) {
+  static constexpr absl::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+  std::string valid;
+  valid.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    const unsigned char lead = static_cast<unsigned char>(text[i]);
+    if (lead < 0x80) {
+      valid.push_back(static_cast<char>(lead));
+      ++i;
+      continue;
+    }
+    // The sequence's length by its lead byte, and the range of its second byte, which rules
+    // out overlong forms, surrogates and code points past U+10FFFF (Unicode's table 3-7).
+    size_t length = 0;
+    unsigned char low = 0x80, high = 0xBF;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+      length = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      length = 3;
+      if (lead == 0xE0) low = 0xA0;
+      if (lead == 0xED) high = 0x9F;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      length = 4;
+      if (lead == 0xF0) low = 0x90;
+      if (lead == 0xF4) high = 0x8F;
+    }
+    // The bytes that fit the sequence so far: all of them, or the maximal ill-formed subpart.
+    size_t fitting = 1;
+    while (fitting < length && i + fitting < text.size()) {
+      const unsigned char next = static_cast<unsigned char>(text[i + fitting]);
+      if (next < (fitting == 1 ? low : 0x80) || next > (fitting == 1 ? high : 0xBF)) break;
+      ++fitting;
+    }
+    if (length > 0 && fitting == length) {
+      valid.append(text.data() + i, length);
+    } else {
+      valid.append(kReplacement.data(), kReplacement.size());
+    }
+    i += fitting;
+  }
+  return valid;
+}
 
 void UniqueFd::reset(int fd) {
   if (fd_ >= 0) close(fd_);
@@ -116,7 +171,10 @@ class ChildProcess::StderrRelay {
       (void)!write(STDERR_FILENO, chunk, static_cast<size_t>(n));
       std::lock_guard<std::mutex> lock(mutex_);
       kept_.append(chunk, static_cast<size_t>(n));
-      if (kept_.size() > kKept) kept_.erase(0, kept_.size() - kKept);
+      if (kept_.size() > kKept) {
+        kept_.erase(0, kept_.size() - kKept);
+        kept_.erase(0, kept_.size() - WithoutCutSequence(kept_).size());
+      }
     }
     std::lock_guard<std::mutex> lock(mutex_);
     closed_ = true;
@@ -145,6 +203,8 @@ std::string ChildProcess::StderrTail(size_t max_bytes, absl::Duration wait) {
     text.remove_prefix(text.size() - max_bytes);
     if (const size_t start = text.find('\n'); start != absl::string_view::npos) {
       text.remove_prefix(start + 1);
+    } else {
+      text = WithoutCutSequence(text);
     }
   }
   std::vector<absl::string_view> lines;
@@ -152,7 +212,7 @@ std::string ChildProcess::StderrTail(size_t max_bytes, absl::Duration wait) {
     line = absl::StripAsciiWhitespace(line);
     if (!line.empty()) lines.push_back(line);
   }
-  return absl::StrJoin(lines, " / ");
+  return ValidUtf8(absl::StrJoin(lines, " / "));
 }
 
 absl::StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(

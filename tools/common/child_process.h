@@ -3,6 +3,9 @@
 // keeps its last lines: when an engine crashes or hangs, why (a Python traceback, an import
 // error) is then known. Started with posix_spawnp; every descriptor is owned by a UniqueFd,
 // and the pipes are close-on-exec, so no other child inherits them.
+//
+// What a process writes is bytes, not text: an engine (a hostile agent, on purpose) may write
+// anything. ValidUtf8 makes text of them for a record, a message or a log.
 #ifndef DIVERCITE_TOOLS_COMMON_CHILD_PROCESS_H_
 #define DIVERCITE_TOOLS_COMMON_CHILD_PROCESS_H_
 
@@ -20,6 +23,12 @@
 #include "absl/time/time.h"
 
 namespace divercite {
+
+// `text` with every ill-formed UTF-8 sequence (a stray byte, a cut or overlong sequence, a
+// surrogate, a code point past U+10FFFF) replaced by U+FFFD, one for each maximal ill-formed
+// subpart, as Unicode recommends (and Python's errors="replace" does); valid text is returned
+// unchanged.
+std::string ValidUtf8(absl::string_view text);
 
 // Owns a file descriptor: closes it once, on destruction or reset.
 class UniqueFd {
@@ -77,8 +86,9 @@ class ChildProcess {
   pid_t pid() const { return pid_; }
 
   // The last lines the process wrote on its stderr, at most about `max_bytes` (cut where a
-  // line starts, the lines joined by " / "), once what it wrote up to its exit has been read
-  // (waiting up to `wait` for that); "" if it wrote nothing.
+  // line starts, else where a UTF-8 sequence starts; the lines joined by " / "), as valid
+  // UTF-8 (ValidUtf8), once what it wrote up to its exit has been read (waiting up to `wait`
+  // for that); "" if it wrote nothing. Of all it wrote, the last 4096 bytes are kept.
   std::string StderrTail(size_t max_bytes = 400, absl::Duration wait = absl::Milliseconds(300));
 
  private:

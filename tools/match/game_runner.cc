@@ -25,6 +25,8 @@ Termination TerminationOf(EngineFailure failure) {
       return Termination::kStall;
     case EngineFailure::kGarbage:
       return Termination::kIllegal;
+    case EngineFailure::kLimit:
+      return Termination::kLimit;
     case EngineFailure::kCrash:
     case EngineFailure::kOptions:  // on a restart: the run's start checked them once
     case EngineFailure::kNone:

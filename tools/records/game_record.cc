@@ -15,9 +15,13 @@ constexpr std::pair<GameOutcome, absl::string_view> kOutcomeTexts[] = {
     {GameOutcome::kDraw, "1/2-1/2"}};
 
 constexpr std::pair<Termination, absl::string_view> kTerminationTexts[] = {
-    {Termination::kNormal, "normal"},   {Termination::kTime, "time"},
-    {Termination::kIllegal, "illegal"}, {Termination::kCrash, "crash"},
-    {Termination::kStall, "stall"},     {Termination::kAdjudication, "adjudication"}};
+    {Termination::kNormal, "normal"},
+    {Termination::kTime, "time"},
+    {Termination::kIllegal, "illegal"},
+    {Termination::kCrash, "crash"},
+    {Termination::kStall, "stall"},
+    {Termination::kLimit, "limit"},
+    {Termination::kAdjudication, "adjudication"}};
 
 // The member `key` when present, read by `read` into `*target`; absent leaves the default.
 template <typename T, typename Read>

@@ -12,10 +12,13 @@
 // is the exact final margin; `proven`: the mover reported a proven result with its move
 // (`info string proven win|draw|loss`, its own view), absent if it proved none. A proven
 // result that is not exact makes the score a bound: at least that margin for a win, at most
-// for a loss. `termination` is
-// normal, time, illegal, crash, stall or adjudication; `reason` says more for the others than
-// normal. An adjudicated game (-adjudicate) ends before the board is full: `final` is then
-// the scores at the end of the runner's solved best line.
+// for a loss. `termination` is normal, time, illegal, crash, stall, limit or adjudication;
+// `reason` says more for the others than normal (for limit it starts with the limit's reason,
+// the engine's words: "memory limit: its processes may use 2048 MB together (2057 MB in use)
+// (mine)"). An adjudicated game (-adjudicate) ends before the board is full: `final` is then
+// the scores at the end of the runner's solved best line. A record is valid UTF-8: an
+// engine's words reach its reason through ValidUtf8 (child_process.h), and the writer
+// (DumpJson) replaces any other ill-formed byte.
 //
 // Reading: "game", "result", "p1" and "p2" are required; every other member may be absent
 // (its default below) but, when present, must have its type. A result or termination text
@@ -42,10 +45,11 @@ absl::string_view GameOutcomeText(GameOutcome outcome);
 absl::StatusOr<GameOutcome> ParseGameOutcome(absl::string_view text);
 
 // Why a game ended: on the board, or lost by an engine on time, by an illegal or garbled
-// move, by a crash, or by not answering, or decided by the runner's exact solve once both
-// engines agreed on the exact result (-adjudicate). Text: "normal", "time", "illegal",
-// "crash", "stall", "adjudication".
-enum class Termination { kNormal, kTime, kIllegal, kCrash, kStall, kAdjudication };
+// move, by a crash, by not answering, or by a resource limit of the sandbox it runs in (it
+// said so: `info string limit:`, docs/protocol.md), or decided by the runner's exact solve
+// once both engines agreed on the exact result (-adjudicate). Text: "normal", "time",
+// "illegal", "crash", "stall", "limit", "adjudication".
+enum class Termination { kNormal, kTime, kIllegal, kCrash, kStall, kLimit, kAdjudication };
 absl::string_view TerminationText(Termination termination);
 absl::StatusOr<Termination> ParseTermination(absl::string_view text);
 

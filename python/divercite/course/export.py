@@ -17,9 +17,9 @@ kind of file.
 A course recording holds a game from the empty board, as every game of the course's master
 starts: a game that starts from a position string (its record's `start` is "fen ...") has
 no such recording, and is refused. An unfinished game (lost on time, by an illegal move, a
-crash or a stall, or adjudicated before the board was full) is refused too, unless
-`unfinished=True` (`--unfinished`) asks for the plies it has, which the GUI replays as far
-as they go.
+crash, a stall or a resource limit, or adjudicated before the board was full) is refused
+too, unless `unfinished=True` (`--unfinished`) asks for the plies it has, which the GUI
+replays as far as they go.
 """
 
 from __future__ import annotations
@@ -171,8 +171,8 @@ def _parser() -> argparse.ArgumentParser:
     output.add_argument("-d", "--dir", type=Path, help="a folder (made if missing) that gets "
                         "one recording a game, __REC__<records file's name>_<game>.json")
     parser.add_argument("--unfinished", action="store_true", help="write an unfinished game "
-                        "(lost on time, by an illegal move, a crash or a stall, or "
-                        "adjudicated) as far as it goes, instead of refusing it")
+                        "(lost on time, by an illegal move, a crash, a stall or a resource "
+                        "limit, or adjudicated) as far as it goes, instead of refusing it")
     return parser
 
 

@@ -29,7 +29,9 @@ class SandboxedProcess:
         self.launch.close_passed()
         self.group = self.launch.group
         self.freezer = self.group is not None and sandbox.host.freezer is not None
-        self.paused = False
+        # Frozen from its start by its group; without a freezer, stopped now (bubblewrap's
+        # first process, before it has started anything).
+        self.paused = frozen and self.freezer
         if frozen and not self.freezer:
             self.pause()
         self.watchdog = Watchdog(self.limits, self.popen.pid, self.kill, self.group,

@@ -23,7 +23,10 @@ class LineOutput:
     break inside a line is escaped (one_line)."""
 
     def __init__(self, fd):
-        self._stream = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        # An agent's text may hold what UTF-8 cannot say (a surrogate escaping bytes that were
+        # not UTF-8): written as \\udcff, it cannot stop the line.
+        self._stream = os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace",
+                                 newline="\n")
         self._lock = threading.Lock()
 
     def send(self, line):
