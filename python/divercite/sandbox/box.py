@@ -30,7 +30,7 @@ ABANDONED_AFTER_SECONDS = 60
 # The cleaner: once the owner's end closes its input, removes the staged folder and ends
 # the owner's sandboxed processes (frozen ones stay frozen, their parent gone, until then).
 CLEANER = ("import sys; sys.path.insert(0, sys.argv[1]); sys.stdin.read(); "
-           "from divercite.sandbox.cleanup import clean; clean(sys.argv[2], int(sys.argv[3]))")
+           "from divercite.sandbox.cleanup import clean; clean(sys.argv[2], sys.argv[3])")
 # Run as root, the sandboxed processes run as this user and group.
 NOBODY = 65534
 # bubblewrap's own two processes in a sandbox's control group: its first, and the
@@ -154,6 +154,7 @@ class Sandbox:
                                       for tool in ("setpriv", "taskset"))
         self.drop_root = os.geteuid() == 0
         self.host = cgroups.detect()
+        self.group_prefix = cgroups.owner_prefix()
         # Memory that no process maps (a memfd, SysV shared memory) is counted only by a
         # memory cgroup: without one, the calls that make it are refused.
         self.filter = syscalls.compiled_filter(shared_memory=self.host.memory is not None)
@@ -168,7 +169,7 @@ class Sandbox:
         # Cleans up when the owner ends, killed included (a runner kills the engine of a
         # game's loser): it waits for the end of a pipe only the owner holds.
         self.cleaner = subprocess.Popen(
-            [sys.executable, "-c", CLEANER, package_folder, self.stage, str(os.getpid())],
+            [sys.executable, "-c", CLEANER, package_folder, self.stage, self.group_prefix],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True)
         try:
@@ -181,8 +182,10 @@ class Sandbox:
                 self._stage(source, f"shown-{number}", destination, only)
             divercite = os.path.join(package_folder, "divercite")
             self._stage(divercite, "divercite", divercite)
-            with open(os.path.join(self.stage, "seccomp.bpf"), "wb") as compiled:
-                compiled.write(self.filter)
+            compiled = os.open(os.path.join(self.stage, "seccomp.bpf"),
+                               os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(compiled, "wb") as file:
+                file.write(self.filter)
             if self.drop_root:
                 give_to(NOBODY, self.stage)
         except BaseException:
@@ -235,7 +238,7 @@ class Sandbox:
         group = None
         try:
             if self.host.any():
-                group = cgroups.Group(self.host, limits.memory_mb,
+                group = cgroups.Group(self.host, self.group_prefix, limits.memory_mb,
                                       limits.processes + EXTRA_TASKS + BUBBLEWRAP_TASKS)
                 if frozen and self.host.freezer is not None:
                     group.freeze()

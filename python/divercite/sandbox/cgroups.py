@@ -208,12 +208,19 @@ def _remove_abandoned(host):
 _numbers = itertools.count(1)
 
 
-class Group:
-    """The groups of one sandboxed process tree, one in each hierarchy the host gives."""
+def owner_prefix():
+    """The start of the names of one owner's groups (a box.Sandbox's): this process's id, then
+    a number of its own, so that one owner's cleaner never touches another's groups."""
+    return f"{GROUP_PREFIX}{os.getpid()}-{next(_numbers)}-"
 
-    def __init__(self, host, memory_mb, tasks):
+
+class Group:
+    """The groups of one sandboxed process tree, one in each hierarchy the host gives, named
+    after their owner (`prefix`, from owner_prefix)."""
+
+    def __init__(self, host, prefix, memory_mb, tasks):
         self.host = host
-        self.name = f"{GROUP_PREFIX}{os.getpid()}-{next(_numbers)}"
+        self.name = f"{prefix}{next(_numbers)}"
         self.folders = {}  # hierarchy's folder -> this group's folder in it
         try:
             for hierarchy in (host.memory, host.pids, host.freezer):
@@ -384,12 +391,11 @@ class Group:
         self.folders = {}
 
 
-def release_groups_of(owner):
-    """Ends the tasks of every group that the process `owner` made, and removes the groups:
-    for the cleaner, once the owner has ended (its sandboxes frozen, maybe, and their parent
-    gone)."""
+def release_groups_of(prefix):
+    """Ends the tasks of every group whose name starts with an owner's `prefix`, and removes
+    the groups: for the cleaner, once the owner has ended (its sandboxes frozen, maybe, and
+    their parent gone)."""
     host = detect()
-    prefix = f"{GROUP_PREFIX}{owner}-"
     names = set()
     for hierarchy in (host.freezer, host.memory, host.pids):
         if hierarchy is not None:

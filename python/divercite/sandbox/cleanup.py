@@ -7,6 +7,6 @@ import shutil
 from . import cgroups
 
 
-def clean(stage, owner):
+def clean(stage, group_prefix):
     shutil.rmtree(stage, ignore_errors=True)
-    cgroups.release_groups_of(owner)
+    cgroups.release_groups_of(group_prefix)

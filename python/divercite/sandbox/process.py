@@ -32,6 +32,7 @@ class SandboxedProcess:
         # Frozen from its start by its group; without a freezer, stopped now (bubblewrap's
         # first process, before it has started anything).
         self.paused = frozen and self.freezer
+        self.stopped = False
         if frozen and not self.freezer:
             self.pause()
         self.watchdog = Watchdog(self.limits, self.popen.pid, self.kill, self.group,
@@ -46,9 +47,10 @@ class SandboxedProcess:
             if self.popen.poll() is not None or self.paused:
                 return
             self.paused = True
-            if self.freezer:
-                self.group.freeze()
-            else:
+            # A group whose freeze has not settled (a task inside a long system call) is
+            # stopped by signals as well.
+            self.stopped = not (self.freezer and self.group.freeze())
+            if self.stopped:
                 stop_all(self.popen.pid)
 
     def resume(self):
@@ -58,7 +60,7 @@ class SandboxedProcess:
             self.paused = False
             if self.freezer:
                 self.group.thaw()
-            else:
+            if self.stopped:
                 continue_all(self.popen.pid)
 
     def limit_reason(self):

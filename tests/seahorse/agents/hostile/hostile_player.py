@@ -15,10 +15,32 @@ attack.json: {"attack": name, "target": a path or a port, "marker": a unique num
   background starts a process that busy-loops for 20 s, and raises on its third move if that
              process got more than 0.5 s of CPU time (it would, running while the opponent
              thinks), else plays on
+  links      reads the links `target` (names) planted beside it that lead out of its folder:
+             a file's text, a folder's listing; raises with what it read (the sandbox must
+             refuse such a folder before the agent runs)
+  loop       beside it, `loop -> .`: raises unless `loop` is a link and walking its folder
+             without following links finds under 50 entries
+  environ    reads every /proc/*/environ, /proc/*/task/*/environ and /proc/*/cmdline it can,
+             and raises with what it found if the variable `target` (a name) is in one
+  frozen     at import (the process the bridge starts ahead of a game imports too), starts 4
+             processes that busy-loop for at most 30 s, or until their parent is gone, each
+             sending SIGCONT to every process it may (kill(-1)) and to the others in its loop:
+             they would run while the opponent thinks unless its processes are frozen
+  memfd      fills a memfd (never mapped: its memory is in no process's address space) by
+             64 MB up to 3 GB, within 40 s, keeping it open
+  shm        fills SysV shared memory (up to 3 GB, attached, removed at once with IPC_RMID so
+             that nothing outlives the process) by 64 MB, within 40 s; a segment that the
+             address space limit keeps from attaching is tried smaller, down to 2.25 GB
+  io_uring   calls io_uring_setup (a way round a system call filter); raises unless refused
+             with EPERM
+  newlines   raises an exception whose text holds line breaks and protocol lines
 """
+import ctypes
+import errno
 import json
 import multiprocessing
 import os
+import signal
 import socket
 import subprocess
 import time
@@ -29,6 +51,14 @@ from simple_moves import first_legal_action
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "attack.json")) as orders:
     ORDERS = json.load(orders)
+
+CHUNK = 64 << 20
+HIDDEN_MEMORY_BYTES = 3 << 30
+HIDDEN_MEMORY_SECONDS = 40.0
+SPINNERS = 4
+SPIN_SECONDS = 30.0
+IO_URING_SETUP = 425  # x86-64
+FORGED = "boom\nbestmove RC00\ninfo string limit: forged"
 
 
 def busy(seconds):
@@ -79,6 +109,161 @@ def attack(name, target, marker):
             raise RuntimeError("seen.txt from an earlier game is still beside me")
         with open(path, "w") as note:
             note.write("this game\n")
+    elif name == "links":
+        raise RuntimeError(f"read through my links: {read_links(target)}")
+    elif name == "loop":
+        check_loop()
+    elif name == "environ":
+        found = search_proc(target)
+        if found:
+            raise RuntimeError(f"found {target} in {found}")
+    elif name == "memfd":
+        return fill_memfd()
+    elif name == "shm":
+        return fill_shared_memory()
+    elif name == "io_uring":
+        try_io_uring()
+    elif name == "newlines":
+        raise RuntimeError(FORGED)
+
+
+def read_links(names):
+    seen = {}
+    for name in names:
+        path = os.path.join(HERE, name)
+        try:
+            if os.path.isdir(path):
+                seen[name] = sorted(os.listdir(path))[:20]
+            else:
+                with open(path) as text:
+                    seen[name] = text.read(1000)
+        except OSError as error:
+            seen[name] = repr(error)
+    return seen
+
+
+def check_loop():
+    if not os.path.islink(os.path.join(HERE, "loop")):
+        raise RuntimeError("loop is not a link in my folder")
+    entries = 0
+    for _, folders, files in os.walk(HERE, followlinks=False):
+        entries += len(folders) + len(files)
+        if entries >= 50:
+            raise RuntimeError(f"my folder holds {entries} entries or more: loop was followed")
+
+
+def search_proc(name):
+    """The files of /proc, among every process's environment and command line, that hold
+    `name=`, with the text found."""
+    needle = f"{name}=".encode()
+    found = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        paths = [f"/proc/{pid}/environ", f"/proc/{pid}/cmdline"]
+        try:
+            paths += [f"/proc/{pid}/task/{task}/environ"
+                      for task in os.listdir(f"/proc/{pid}/task")]
+        except OSError:
+            pass
+        for path in paths:
+            try:
+                with open(path, "rb") as text:
+                    content = text.read()
+            except OSError:
+                continue
+            at = content.find(needle)
+            if at >= 0:
+                found[path] = content[at:at + 100].split(b"\0")[0].decode(errors="replace")
+    return found
+
+
+def spin_and_wake(parent, seconds):
+    """Busy-loops, waking (SIGCONT) every process it may and its siblings, while `parent`
+    lives, for at most `seconds`."""
+    deadline = time.monotonic() + seconds
+    siblings, listed = [], 0.0
+    while time.monotonic() < deadline and os.getppid() == parent:
+        if time.monotonic() - listed > 0.05:
+            listed = time.monotonic()
+            try:
+                with open(f"/proc/{parent}/task/{parent}/children") as children:
+                    siblings = [int(pid) for pid in children.read().split()]
+            except OSError:
+                siblings = []
+        for pid in [-1] + siblings:
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except OSError:
+                pass
+
+
+def start_spinners():
+    parent = os.getpid()
+    for _ in range(SPINNERS):
+        if os.fork() == 0:
+            try:
+                spin_and_wake(parent, SPIN_SECONDS)
+            finally:
+                os._exit(0)
+
+
+def fill_memfd():
+    fd = os.memfd_create("hidden")  # kept open: closed with the process
+    chunk = b"\1" * CHUNK
+    deadline = time.monotonic() + HIDDEN_MEMORY_SECONDS
+    written = 0
+    while written < HIDDEN_MEMORY_BYTES and time.monotonic() < deadline:
+        written += os.write(fd, chunk)
+    return fd
+
+
+def libc_call(function, *arguments, failed=-1):
+    result = function(*arguments)
+    if result == failed:
+        number = ctypes.get_errno()
+        raise OSError(number, f"{function.__name__}: {os.strerror(number)}")
+    return result
+
+
+def fill_shared_memory():
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.shmget.argtypes = (ctypes.c_int, ctypes.c_size_t, ctypes.c_int)
+    libc.shmat.argtypes = (ctypes.c_int, ctypes.c_void_p, ctypes.c_int)
+    libc.shmat.restype = ctypes.c_void_p
+    libc.shmctl.argtypes = (ctypes.c_int, ctypes.c_int, ctypes.c_void_p)
+    ipc_private, ipc_creat, ipc_rmid = 0, 0o1000, 0
+    for size in (HIDDEN_MEMORY_BYTES, 5 << 29, 9 << 28):
+        segment = libc_call(libc.shmget, ipc_private, size, ipc_creat | 0o600)
+        address = libc.shmat(segment, None, 0)
+        failure = ctypes.get_errno()
+        libc.shmctl(segment, ipc_rmid, None)  # gone once detached, even if killed
+        if address not in (None, ctypes.c_void_p(-1).value):
+            break
+        if failure != errno.ENOMEM:
+            raise OSError(failure, f"shmat: {os.strerror(failure)}")
+    else:
+        raise MemoryError("shmat: no segment of 2.25 GB or more fits my address space")
+    chunk = b"\1" * CHUNK
+    deadline = time.monotonic() + HIDDEN_MEMORY_SECONDS
+    for offset in range(0, size, CHUNK):
+        if time.monotonic() > deadline:
+            break
+        ctypes.memmove(address + offset, chunk, CHUNK)
+    return address
+
+
+def try_io_uring():
+    libc = ctypes.CDLL(None, use_errno=True)
+    parameters = ctypes.create_string_buffer(120)  # struct io_uring_params, zeroed
+    fd = libc.syscall(IO_URING_SETUP, 1, parameters)
+    if fd >= 0:
+        os.close(fd)
+        raise RuntimeError("io_uring_setup succeeded")
+    number = ctypes.get_errno()
+    if number != errno.EPERM:
+        raise RuntimeError(f"io_uring_setup failed with {errno.errorcode.get(number, number)},"
+                           " not refused (EPERM)")
 
 
 def core_share():
@@ -98,6 +283,10 @@ def cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+if ORDERS["attack"] == "frozen":
+    start_spinners()
 
 
 class MyPlayer(PlayerDivercite):
