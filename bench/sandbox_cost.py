@@ -5,10 +5,11 @@ move, and a move, with and without it, in the same run.
 Each round starts the bridge both ways, in turn, on the course's random player (a move costs
 it nothing, so the times are the bridge's and the sandbox's): the time to `uciok` (the bridge
 starts and checks that the agent imports in a process of its own), then several games of
-three moves each. A game's first move is asked 1.5 s after the last game ended, as a match
-runner asks it (the next game's process started ahead, while the bridge waited); the second
-is the other side's first move, whose process is started when the first move is answered;
-the third the first side's second move (its processes stopped and resumed, in the sandbox).
+three moves each. A game's first move is asked 1.5 s after the last game ended (the next
+game's process was started ahead; in the sandbox it imports only while its own side's agent
+thinks, so with the random player its import is paid here); the second is the other side's
+first move, whose process is started when the first move is answered; the third the first
+side's second move (its processes frozen and thawed, in the sandbox).
 
     /usr/bin/python3 bench/sandbox_cost.py [--rounds 5] [--games 5] [--agent PATH]
 
