@@ -142,6 +142,8 @@ def parse_info(line: str) -> dict:
 
 
 ERROR_PREFIX = "info string error:"
+# A resource limit of the engine's sandbox ended its move (`info string limit: <reason>`).
+LIMIT_PREFIX = "info string limit:"
 
 
 def read_search(lines) -> dict:
@@ -150,7 +152,7 @@ def read_search(lines) -> dict:
     `bestmove` came or it names nothing), `reports` (line k of the last report, k from
     `multipv`, 1 without it: {"info": parse_info's dict, "exact": `info string exact`
     followed it, "proven": the `info string proven` word, or None}) and `errors` (the
-    reasons of the `info string error` lines).
+    reasons of the `info string error` and `info string limit` lines).
 
     >>> read_search(["info depth 6 score cp 500 pv GR44 RR24", "info string proven win",
     ...              "info string exact", "bestmove GR44"])["reports"][1]["proven"]
@@ -182,6 +184,8 @@ class SearchReader:
             return True
         if line.startswith(ERROR_PREFIX):
             self.errors.append(line[len(ERROR_PREFIX):].strip())
+        elif line.startswith(LIMIT_PREFIX):
+            self.errors.append(line[len(LIMIT_PREFIX):].strip())
         elif line.startswith("info "):
             info = parse_info(line)
             self.searched = self.searched or "string" not in info

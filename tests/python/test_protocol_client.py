@@ -92,3 +92,12 @@ def test_every_search_of_the_transcripts_is_read_as_the_readings_say(expected):
 def test_every_option_line_is_read_as_the_readings_say(expected):
     read = {t.name: o for t in TRANSCRIPTS if (o := options(t))}
     assert read == expected["options"]
+
+
+def test_a_limit_line_is_read_as_the_engine_s_reason():
+    # A sandboxed engine's answer when a limit ended its move (docs/protocol.md).
+    read = read_search(["info string limit: memory limit: its processes may use 256 MB "
+                        "together (300 MB in use)", "bestmove (none)"])
+    assert read["bestmove"] == "(none)"
+    assert read["errors"] == ["memory limit: its processes may use 256 MB together (300 MB "
+                              "in use)"]
