@@ -480,6 +480,20 @@ class HostileAgentsFightBackTest(HostileTeams):
                 self.assertEqual(record["termination"], ILLEGAL, record["reason"])
                 self.assertRegex(record["reason"], r"PermissionError|Errno 1\]")
 
+    def test_files_on_its_tmpfs_count_against_the_limit(self):
+        # 600 MB of files on its memory-backed folders under a 256 MB limit: the kernel's
+        # count holds them with cgroups, the watchdog's count of its tmpfs without.
+        for name, environment in (("tmpfs", None), ("tmpfs-no-cgroups",
+                                                    dict(os.environ, **NO_CGROUPS))):
+            with self.subTest(agent=name):
+                path = self.team(name, "tmpfs")
+                records, output = self.play(name, path, env=environment, clock=MEMORY_CLOCK)
+                self.assertEqual(len(records), 1, output)
+                self.assertEqual(records[0]["termination"], "limit", records[0]["reason"])
+                self.assertTrue(records[0]["reason"].startswith("memory limit"),
+                                records[0]["reason"])
+                self.assertNothingLeft(path)
+
 
 class SandboxedEngineTest(CourseEngineTestCase):
     """Any engine through python3 -m divercite.sandbox.run: ours plays as outside; a forking

@@ -31,6 +31,8 @@ attack.json: {"attack": name, "target": a path or a port, "marker": a unique num
   shm        fills SysV shared memory (up to 3 GB, attached, removed at once with IPC_RMID so
              that nothing outlives the process) by 64 MB, within 40 s; a segment that the
              address space limit keeps from attaching is tried smaller, down to 2.25 GB
+  tmpfs      writes files of 16 MB to /tmp, /dev/shm and beside itself (memory-backed file
+             systems), up to 200 MB each, within 40 s, keeping them
   io_uring   calls io_uring_setup (a way round a system call filter); raises unless refused
              with EPERM
   newlines   raises an exception whose text holds line breaks and protocol lines
@@ -121,6 +123,8 @@ def attack(name, target, marker):
         return fill_memfd()
     elif name == "shm":
         return fill_shared_memory()
+    elif name == "tmpfs":
+        fill_tmpfs()
     elif name == "io_uring":
         try_io_uring()
     elif name == "newlines":
@@ -216,6 +220,18 @@ def fill_memfd():
     while written < HIDDEN_MEMORY_BYTES and time.monotonic() < deadline:
         written += os.write(fd, chunk)
     return fd
+
+
+def fill_tmpfs():
+    chunk = b"\1" * (16 << 20)
+    deadline = time.monotonic() + HIDDEN_MEMORY_SECONDS
+    for folder in ("/tmp", "/dev/shm", HERE):
+        with open(os.path.join(folder, "filler.bin"), "wb") as filler:
+            for _ in range(200 // 16):
+                if time.monotonic() > deadline:
+                    return
+                filler.write(chunk)
+                filler.flush()
 
 
 def libc_call(function, *arguments, failed=-1):
