@@ -21,6 +21,7 @@ from bridge_support import COURSE, SEAHORSE, SOURCE
 
 sys.path.insert(0, os.path.join(SOURCE, "python"))
 from divercite.sandbox import syscalls  # noqa: E402
+from divercite.sandbox.box import system_mounts  # noqa: E402
 
 try:
     import seccomp
@@ -32,8 +33,6 @@ PROGRAM_SECONDS = 60
 NOBODY = "65534"
 # Where the sandbox shows the program it runs.
 PROGRAM = "/run/program/main.py"
-# The system's folders the sandbox shows read-only, as box.py's SYSTEM_FOLDERS.
-SYSTEM_FOLDERS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # What every program starts with: a raw system call by name, its result and errno.
 PRELUDE = """\
 import ctypes, errno, os, signal, sys
@@ -57,19 +56,6 @@ RAW_CALLS = ("io_uring_setup", "unshare", "ptrace", "clone", "kill", "tgkill", "
              "process_vm_readv", "pidfd_getfd", "memfd_secret", "personality", "socket",
              "clone3")
 CLONE_NEWNET = 0x40000000
-
-
-def system_mounts():
-    arguments = []
-    for folder in SYSTEM_FOLDERS:
-        if os.path.islink(folder):
-            arguments += ["--symlink", os.readlink(folder), folder]
-        elif os.path.isdir(folder):
-            arguments += ["--ro-bind", folder, folder]
-    for prefix in sorted({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix)}):
-        if not (prefix + "/").startswith("/usr/"):
-            arguments += ["--ro-bind", prefix, prefix]
-    return arguments
 
 
 def sandboxed(code, shared_memory=False, readable=()):

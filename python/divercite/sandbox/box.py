@@ -107,6 +107,22 @@ def remove_abandoned_stages():
             os.close(lock)
 
 
+def system_mounts():
+    """bubblewrap's arguments that show the system's programs and libraries, read-only."""
+    arguments = []
+    for folder in SYSTEM_FOLDERS:
+        if os.path.islink(folder):
+            arguments += ["--symlink", os.readlink(folder), folder]
+        elif os.path.isdir(folder):
+            arguments += ["--ro-bind", folder, folder]
+    # The interpreter's own prefixes where they are not under /usr (a venv, pyenv).
+    for prefix in sorted({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix,
+                                                        sys.exec_prefix)}):
+        if prefix != "/usr" and not prefix.startswith("/usr/"):
+            arguments += ["--ro-bind", prefix, prefix]
+    return arguments
+
+
 @dataclasses.dataclass
 class Launch:
     """One sandboxed process to start: `subprocess.Popen(argv, env=env, pass_fds=pass_fds)`;
@@ -203,20 +219,6 @@ class Sandbox:
         os.close(self.stage_lock)
         self.cleaner.stdin.close()
 
-    def _system_mounts(self):
-        arguments = []
-        for folder in SYSTEM_FOLDERS:
-            if os.path.islink(folder):
-                arguments += ["--symlink", os.readlink(folder), folder]
-            elif os.path.isdir(folder):
-                arguments += ["--ro-bind", folder, folder]
-        # The interpreter's own prefixes where they are not under /usr (a venv, pyenv).
-        for prefix in sorted({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix,
-                                                            sys.exec_prefix)}):
-            if prefix != "/usr" and not prefix.startswith("/usr/"):
-                arguments += ["--ro-bind", prefix, prefix]
-        return arguments
-
     def environment(self, runner_environment):
         """All the sandbox's processes see, bubblewrap's own included (its /proc/1/environ
         is readable inside): nothing of the runner's but the few settings that make runs
@@ -257,7 +259,7 @@ class Sandbox:
         scratch = str(limits.scratch_mb << 20)
         sandbox = [self.bwrap, "--unshare-all", "--unshare-user", "--disable-userns",
                    "--die-with-parent", "--new-session", "--hostname", "sandbox",
-                   *self._system_mounts(),
+                   *system_mounts(),
                    "--proc", "/proc", "--dev", "/dev",
                    "--size", scratch, "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
                    "--size", scratch, "--tmpfs", "/tmp"]

@@ -314,18 +314,23 @@ class Group:
 
     # -- what the kernel counted
 
-    def memory_killed(self):
-        """Whether the kernel ended a task of the group for its memory limit."""
-        memory = self.host.memory
-        name = "memory.events" if memory.version == 2 else "memory.oom_control"
+    def _counted(self, hierarchy, name, wanted):
+        """Whether the count `wanted` of the group's file `name` ("key count" lines) is above
+        zero."""
         try:
-            for line in _read(self._file(memory, name)).splitlines():
+            for line in _read(self._file(hierarchy, name)).splitlines():
                 key, _, count = line.partition(" ")
-                if key == "oom_kill" and int(count) > 0:
+                if key == wanted and int(count) > 0:
                     return True
         except (OSError, ValueError):
             pass
         return False
+
+    def memory_killed(self):
+        """Whether the kernel ended a task of the group for its memory limit."""
+        memory = self.host.memory
+        name = "memory.events" if memory.version == 2 else "memory.oom_control"
+        return self._counted(memory, name, "oom_kill")
 
     def memory_peak_mb(self):
         memory = self.host.memory
@@ -337,14 +342,7 @@ class Group:
 
     def tasks_refused(self):
         """Whether the pids limit refused a fork or a thread."""
-        try:
-            for line in _read(self._file(self.host.pids, "pids.events")).splitlines():
-                key, _, count = line.partition(" ")
-                if key == "max" and int(count) > 0:
-                    return True
-        except (OSError, ValueError):
-            pass
-        return False
+        return self._counted(self.host.pids, "pids.events", "max")
 
     # -- the end
 
