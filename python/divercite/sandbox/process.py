@@ -3,8 +3,13 @@ limit that ended it."""
 
 import subprocess
 import threading
+import time
 
-from .watch import Watchdog, continue_all, kill_group, stop_all, wait_gone
+from .watch import (Watchdog, continue_all, descendants, kill_group, stop_all, task_states,
+                    wait_gone)
+
+# How often a process paused by signals is checked to be still stopped.
+HOLD_INTERVAL_SECONDS = 0.02
 
 
 class SandboxedProcess:
@@ -33,6 +38,7 @@ class SandboxedProcess:
         # first process, before it has started anything).
         self.paused = frozen and self.freezer
         self.stopped = False
+        self.pauses = 0  # the pauses by signals so far: each one's holder ends with it
         if frozen and not self.freezer:
             self.pause()
         self.watchdog = Watchdog(self.limits, self.popen.pid, self.kill, self.group,
@@ -52,6 +58,21 @@ class SandboxedProcess:
             self.stopped = not (self.freezer and self.group.freeze())
             if self.stopped:
                 stop_all(self.popen.pid)
+                self.pauses += 1
+                threading.Thread(target=self._hold, args=(self.pauses,), daemon=True).start()
+
+    def _hold(self, pause):
+        """While paused by signals, stops again whatever runs: a SIGCONT that no filter sees
+        (the kernel's own, to a stopped process group orphaned by an exit) must not let it
+        run through the opponent's turn."""
+        while True:
+            time.sleep(HOLD_INTERVAL_SECONDS)
+            with self.lock:
+                if pause != self.pauses or not self.paused or self.popen.poll() is not None:
+                    return
+                members = [self.popen.pid] + descendants(self.popen.pid)
+                if not all(state in "TtZX" for state in task_states(members)):
+                    stop_all(self.popen.pid)
 
     def resume(self):
         with self.lock:
