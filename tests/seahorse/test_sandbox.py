@@ -128,6 +128,22 @@ class HostileTeams(CourseEngineTestCase):
                             env=env)
         return finish_match(self, process, records)
 
+    def play_attacks(self, attacks, marker=None, **options):
+        """One game of a team for each attack, {name: (attack, target, termination, what the
+        record's reason holds)}, in parallel, each checked to end so; (played: {name:
+        (records, output)}, the agents' paths)."""
+        paths = {name: self.team(name, attack, target, marker)
+                 for name, (attack, target, _, _) in attacks.items()}
+        played = in_parallel(lambda name: self.play(name, paths[name], **options),
+                             list(attacks))
+        for name, (records, output) in played.items():
+            _, _, termination, reason = attacks[name]
+            with self.subTest(agent=name):
+                self.assertEqual(len(records), 1, output)
+                self.assertEqual(records[0]["termination"], termination, records[0]["reason"])
+                self.assertIn(reason, records[0]["reason"])
+        return played, paths
+
 
 class HostileAgentsTest(HostileTeams):
     """Each attack is stopped; the game is recorded with why; nothing outside is touched."""
@@ -153,15 +169,7 @@ class HostileAgentsTest(HostileTeams):
             "cores": ("cores", None, "normal", ""),
             "lingerer": ("linger", marker, "normal", ""),
         }
-        paths = {name: self.team(name, attack, target, marker)
-                 for name, (attack, target, _, _) in attacks.items()}
-        played = in_parallel(lambda name: self.play(name, paths[name]), list(attacks))
-        for name, (records, output) in played.items():
-            _, _, termination, reason = attacks[name]
-            with self.subTest(agent=name):
-                self.assertEqual(len(records), 1, output)
-                self.assertEqual(records[0]["termination"], termination, records[0]["reason"])
-                self.assertIn(reason, records[0]["reason"])
+        self.play_attacks(attacks, marker)
         self.assertFalse(os.path.exists(planted))
         self.assertEqual(listener.connections, 0)
         # Nothing an agent started outlives its game: not the forker's children, not the
@@ -407,16 +415,9 @@ class HostileAgentsFightBackTest(HostileTeams):
             "io_uring": ("io_uring", None, "normal", ""),
             "newlines": ("newlines", None, ILLEGAL, "boom\\nbestmove RC00"),
         }
-        paths = {name: self.team(name, attack, target)
-                 for name, (attack, target, _, _) in attacks.items()}
-        played = in_parallel(lambda name: self.play(name, paths[name], env=environment),
-                             list(attacks))
+        played, paths = self.play_attacks(attacks, env=environment)
         for name, (records, output) in played.items():
-            _, _, termination, reason = attacks[name]
             with self.subTest(agent=name):
-                self.assertEqual(len(records), 1, output)
-                self.assertEqual(records[0]["termination"], termination, records[0]["reason"])
-                self.assertIn(reason, records[0]["reason"])
                 self.assertNotIn("played 'RC00'", records[0]["reason"])
                 self.assertNotIn(token, texts_of(os.path.join(self.temp, f"{name}.jsonl")))
                 self.assertNothingLeft(paths[name])
