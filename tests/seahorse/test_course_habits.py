@@ -247,7 +247,9 @@ class OneGameOneProcessTest(CourseEngineTestCase):
         """With no course beside the agent, no DIVERCITE_COURSE_DIR and none beside the
         repository (a copy of the launcher and the package elsewhere), the bridge says where
         it looked."""
-        repo = os.path.join(self.temp, "repo")
+        # Two levels down, so that neither layout the package looks at (<repo>/../shared,
+        # <repo>/build/../../shared) reaches above the test's own folder.
+        repo = os.path.join(self.temp, "nested", "repo")
         copy = os.path.join(repo, "tools", "seahorse")
         shutil.copytree(os.path.join(SOURCE, "python", "divercite"),
                         os.path.join(repo, "python", "divercite"))

@@ -28,14 +28,15 @@ def holds_seahorse(folder):
 
 def repository_course_dir():
     """<repo>/../shared/course/divercite, for the package in a checkout (<repo>/python/) or
-    in its build tree (<repo>/build/python/): the first such folder above this file, else the
-    one for a checkout (which the message of find_course_dir names)."""
-    folders = []
-    folder = os.path.dirname(os.path.abspath(__file__))
-    for _ in range(6):
-        folder = os.path.dirname(folder)
-        folders.append(os.path.join(os.path.dirname(folder), "shared", "course", "divercite"))
-    return next((f for f in folders if holds_course(f)), folders[3])
+    in its build tree (<repo>/build/python/): the first of the two that exists, else the one
+    for a checkout (which the message of find_course_dir names). Nothing further up is
+    looked at: a package copied elsewhere must not find a course by chance above it."""
+    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    checkout = os.path.dirname(os.path.dirname(package))
+    build_tree = os.path.dirname(os.path.dirname(os.path.dirname(package)))
+    folders = [os.path.join(os.path.dirname(repo), "shared", "course", "divercite")
+               for repo in (checkout, build_tree)]
+    return next((f for f in folders if holds_course(f)), folders[0])
 
 
 def find_course_dir(given, agent_dir):
