@@ -106,6 +106,11 @@ class CMakeBuild(build_ext):
             target = Path(self.get_ext_fullpath(extension.name))
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(built, target)
+        # The arena's pages draw the board with the app's web/board.js (CMake copies it into
+        # the package it builds): the one file, not a second copy in the source tree.
+        board = Path("divercite", "arena", "static", "arena", "board.js")
+        (Path(self.build_lib) / board).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(self.cmake_dir / "python" / board, Path(self.build_lib) / board)
 
 
 _build_scripts = Distribution().get_command_class("build_scripts")

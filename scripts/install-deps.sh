@@ -17,6 +17,8 @@
 #            registry (web/package.json); for the test of `pip install` (tests/
 #            pip_install_test.sh), venvs with setuptools and wheel (Debian's, and wheel's .whl
 #            for a Python without it) and ccache, which makes its second build cheap
+#   arena    + the class's arena (divercite.arena, scripts/arena.sh): the Python package's
+#            tier, Django (Debian's LTS), and the sandbox's bubblewrap and libseccomp binding
 #   shards   the shard tests' cluster: Slurm, munge, GNU parallel
 #   plots    pictures of matches and analyses: matplotlib
 #   clang    Debian's Clang, which scripts/check-levels.sh compiles with too
@@ -35,7 +37,8 @@ python=("${engine[@]}" python3 python3-dev pybind11-dev python3-pytest
 tests=("${tools[@]}" "${python[@]}" libgtest-dev libbenchmark-dev clang-format flake8
   python3 python3-loguru python3-socketio python3-aiohttp python3-nest-asyncio python3-colorama
   python3-numpy chromium libjs-jquery bubblewrap python3-seccomp
-  python3-venv python3-setuptools python3-wheel python3-wheel-whl ccache)
+  python3-venv python3-setuptools python3-wheel python3-wheel-whl ccache python3-django)
+arena=("${tools[@]}" "${python[@]}" python3-django bubblewrap python3-seccomp)
 shards=(slurm-wlm munge parallel)
 plots=(python3 python3-matplotlib)
 clang=(clang)
@@ -54,6 +57,7 @@ for tier in "${@:-all}"; do
       gui_page=true
       ;;
     python) packages+=("${python[@]}") ;;
+    arena) packages+=("${arena[@]}") ;;
     shards) packages+=("${shards[@]}") ;;
     plots) packages+=("${plots[@]}") ;;
     clang) packages+=("${clang[@]}") ;;
@@ -67,7 +71,7 @@ for tier in "${@:-all}"; do
       abseil_source=true
       ;;
     *)
-      echo "install-deps.sh: unknown tier '$tier' (engine, tools, python, tests, shards, plots, clang, web, all)" >&2
+      echo "install-deps.sh: unknown tier '$tier' (engine, tools, python, tests, arena, shards, plots, clang, web, all)" >&2
       exit 2
       ;;
   esac

@@ -17,6 +17,8 @@
 #     and plays a legal move; VENV/bin/divercite-perft counts perft 3; VENV/bin/divercite-match
 #     plays a 2-game match whose records replay, by the rules, to finished games with the
 #     recorded results; VENV/bin/divercite-analyze analyses one (with the engine beside it);
+#   - the arena's pages and migrations are in the package and VENV/bin/divercite-arena runs:
+#     `init` and `team add` where the venv's Python has Django, else a clear error (status 2);
 #   - `pip uninstall -y divercite` leaves the venv's files as they were before the install.
 # With the first venv, before its uninstall: the installed package without its compiled core
 # (_core*.so), on PYTHONPATH, is the course player's engine client (the copy's
@@ -198,6 +200,30 @@ for python in "${pythons[@]}"; do
   run_logged 120 analysis.json "$venv/bin/divercite-analyze" --records=match.jsonl --game=0 \
     --depth=2 --solve_plies=6 --prove_movetime=0 --json
   grep -q '^{"game":0,.*"summary":' analysis.json || fail "divercite-analyze: $(cat analysis.json)"
+
+  log "divercite-arena: the arena's pages in the package, and its command"
+  package=$("$venv/bin/python" -c 'import divercite, os; print(os.path.dirname(divercite.__file__))')
+  for page in static/arena/board.js static/arena/replay.js templates/arena/game.html \
+    migrations/0001_initial.py; do
+    [ -f "$package/arena/$page" ] || fail "the installed package lacks arena/$page"
+  done
+  [ -x "$venv/bin/divercite-arena" ] || fail "$venv/bin/divercite-arena is not installed"
+  if "$venv/bin/python" -c 'import django' 2>/dev/null; then
+    run_logged 120 arena.txt "$venv/bin/divercite-arena" init "$work/arena-$index" --tc 5 \
+      --course "$course"
+    grep -q '^Administrator: admin ' arena.txt || fail "divercite-arena init: $(cat arena.txt)"
+    run_logged 60 teams.txt "$venv/bin/divercite-arena" team add "$work/arena-$index" alpha
+    grep -qE '^alpha [A-Za-z0-9_-]{20,}$' teams.txt || fail "team add: $(cat teams.txt)"
+    log "divercite-arena init and team add: $(head -1 arena.txt | cut -c1-60)..."
+  else
+    # Without Django (a Python without Debian's python3-django): a clear error, status 2.
+    status=0
+    "$venv/bin/divercite-arena" init "$work/arena-$index" --course "$course" \
+      >arena.txt 2>&1 || status=$?
+    [ "$status" -eq 2 ] && grep -q "Django is not installed for this Python" arena.txt ||
+      fail "divercite-arena without Django (status $status): $(cat arena.txt)"
+    log "divercite-arena without Django: $(cat arena.txt)"
+  fi
 
   if [ "$index" -eq 1 ]; then
     log "the package without its compiled core, for the course player"

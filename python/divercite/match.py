@@ -225,7 +225,7 @@ def run(players: Sequence[Player], *, games: int = 2, rounds: int = 1, repeat: b
         tournament: Optional[str] = None, openings: Optional[str] = None,
         seed: Optional[int] = None, concurrency: Optional[int] = None,
         records: Optional[PathLike] = None, extra: Sequence[str] = (),
-        timeout: Optional[float] = None) -> MatchResult:
+        timeout: Optional[float] = None, launcher: Sequence[str] = ()) -> MatchResult:
     """Plays a match (two players) or a tournament (more: `tournament` "roundrobin", the
     default for more than two, or "gauntlet") with `divercite-match` and returns its records
     and standings.
@@ -236,10 +236,11 @@ def run(players: Sequence[Player], *, games: int = 2, rounds: int = 1, repeat: b
     resumed if it exists), else a temporary one, deleted; `extra`: more of the runner's
     flags, as words (["-adjudicate", "exact", "plies=4"]). MatchError with the runner's last
     lines if it refuses the match (an option an engine does not take, an engine that does not
-    start) or fails; `timeout` (seconds) bounds the whole match."""
+    start) or fails; `timeout` (seconds) bounds the whole match; `launcher`: words put before
+    the runner's command (a wrapper: `setpriv --pdeathsig KILL` ends it with its caller)."""
     if len(players) < 2:
         raise ValueError("a match needs two players or more")
-    command = [runner()]
+    command = [*launcher, runner()]
     for player in players:
         command += ["-engine", *player.arguments()]
     if tournament is None and len(players) > 2:

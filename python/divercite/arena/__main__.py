@@ -1,0 +1,7 @@
+"""python3 -m divercite.arena: the same as the console script divercite-arena."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,147 @@
+"""The HTTP API: JSON in and out; `Authorization: Token TOKEN` where a team acts.
+
+    POST /api/agents             multipart field `file`     201 {"version", "status"} | 400
+    GET  /api/agents/ID          the team's own version     {"version", "team", "status", "reason"}
+    GET  /api/standings                                     {"standings": [...]}
+    GET  /api/games[?team=NAME]  newest first               {"games": [...]}
+    GET  /api/games/ID/record    the runner's JSON line
+    POST /api/challenges         {"opponent", "games"}      201 {"challenge", "games", "quota_left"}
+
+Errors are JSON too: {"error": REASON} with 400 (a request refused), 401 (no valid token),
+404, 405."""
+
+from __future__ import annotations
+
+import json
+
+from django.db.models import Q
+from django.http import HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+
+from . import standings, teams
+from .models import Entry, Game, Version
+from .uploads import UploadError
+
+
+def error(status: int, reason: str) -> JsonResponse:
+    return JsonResponse({"error": reason}, status=status)
+
+
+def _token(request) -> str:
+    header = request.headers.get("Authorization", "")
+    kind, _, token = header.partition(" ")
+    return token.strip() if kind == "Token" else ""
+
+
+def requester(request):
+    """The team acting: by its token, else by its session on the pages (GET only: a session
+    POST goes through the pages' forms, which CSRF protects)."""
+    token = _token(request)
+    if token:
+        return teams.team_of_token(token)
+    if request.method == "GET" and request.user.is_authenticated:
+        return Entry.objects.filter(user=request.user).first()
+    return None
+
+
+def only(*methods):
+    def decorate(view):
+        def checked(request, *args, **kwargs):
+            if request.method not in methods:
+                return error(405, f"{request.method} is not allowed here; "
+                                  f"{' or '.join(methods)} is")
+            return view(request, *args, **kwargs)
+        checked.__name__ = view.__name__
+        checked.__doc__ = view.__doc__
+        return csrf_exempt(checked)  # a token, not a cookie, authenticates these
+    return decorate
+
+
+@only("POST")
+def agents(request):
+    team = requester(request)
+    if team is None:
+        return error(401, "an `Authorization: Token TOKEN` header with your team's token")
+    sent = request.FILES.get("file")
+    if sent is None:
+        return error(400, "no file: send the agent as the multipart field `file`")
+    try:
+        version = teams.upload(team, sent.name, sent.read())
+    except UploadError as refused:
+        return error(400, str(refused))
+    return JsonResponse({"version": version.pk, "status": version.status}, status=201)
+
+
+def version_json(version: Version) -> dict:
+    return {"version": version.pk, "team": version.entry.name, "number": version.number,
+            "status": version.status, "reason": version.reason}
+
+
+@only("GET")
+def agent(request, pk: int):
+    team = requester(request)
+    staff = request.user.is_authenticated and request.user.is_staff
+    if team is None and not staff:
+        return error(401, "an `Authorization: Token TOKEN` header with your team's token")
+    version = Version.objects.select_related("entry").filter(pk=pk).first()
+    if version is None or (not staff and version.entry_id != team.pk):
+        return error(404, f"your team has no version {pk}")
+    return JsonResponse(version_json(version))
+
+
+@only("GET")
+def standings_view(request):
+    return JsonResponse({"standings": [line.to_api() for line in standings.table()]})
+
+
+def game_json(game: Game) -> dict:
+    return {"id": game.pk, "p1": game.p1.entry.name, "p2": game.p2.entry.name,
+            "result": game.result if game.status == Game.DONE else None,
+            "score1": game.score1, "score2": game.score2, "termination": game.termination,
+            "reason": game.reason if game.status == Game.DONE else "",
+            "ended": game.ended.isoformat() if game.ended else None,
+            "purpose": game.purpose, "status": game.status}
+
+
+def games_shown(team_name=None):
+    shown = (Game.objects.filter(status__in=(Game.PLAYING, Game.DONE))
+             .select_related("p1__entry", "p2__entry").order_by("-id"))
+    if team_name is not None:
+        shown = shown.filter(Q(p1__entry__name=team_name) | Q(p2__entry__name=team_name))
+    return shown
+
+
+@only("GET")
+def games(request):
+    team = request.GET.get("team")
+    if team is not None and not Entry.objects.filter(name=team).exists():
+        return error(404, f"no team named {team!r}")
+    return JsonResponse({"games": [game_json(game) for game in games_shown(team)[:1000]]})
+
+
+@only("GET")
+def game_record(request, pk: int):
+    game = Game.objects.filter(pk=pk, status=Game.DONE).first()
+    if game is None:
+        return error(404, f"no finished game {pk}")
+    return HttpResponse(game.record + "\n", content_type="application/json")
+
+
+@only("POST")
+def challenges(request):
+    team = requester(request)
+    if team is None:
+        return error(401, "an `Authorization: Token TOKEN` header with your team's token")
+    try:
+        asked = json.loads(request.body or b"{}")
+    except ValueError as bad:
+        return error(400, f"the body is not JSON: {bad}")
+    if not isinstance(asked, dict) or not isinstance(asked.get("opponent"), str):
+        return error(400, 'send {"opponent": NAME, "games": N}')
+    try:
+        made, queued = teams.challenge(team, asked["opponent"], asked.get("games", 2))
+    except teams.Refused as refused:
+        return error(400, str(refused))
+    team.refresh_from_db()
+    return JsonResponse({"challenge": made.pk, "games": [game.pk for game in queued],
+                         "quota_left": team.challenge_quota}, status=201)

@@ -1,0 +1,22 @@
+"""The arena as a Django application."""
+
+from django.apps import AppConfig
+from django.db.backends.signals import connection_created
+
+
+def _sqlite_for_threads(sender, connection, **kwargs):
+    """Write-ahead logging: pages read while the workers write, and a kill loses nothing
+    that was committed."""
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+
+
+class ArenaConfig(AppConfig):
+    name = "divercite.arena"
+    label = "arena"
+    verbose_name = "Divercité arena"
+
+    def ready(self):
+        connection_created.connect(_sqlite_for_threads)

@@ -1,0 +1,166 @@
+"""The command line: `divercite-arena init | team add | team list | upload | serve`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import sys
+from typing import List, Optional
+
+from . import config
+
+DJANGO_MISSING = ("Django is not installed for this Python ({python}): on Debian or Ubuntu, "
+                  "`sudo apt install python3-django` (for /usr/bin/python3); in a venv, "
+                  "`pip install 'divercite[arena]'`")
+
+
+def setup(folder: str) -> config.Config:
+    """Django set up for the arena in `folder`; its settings."""
+    arena = config.load(folder)
+    os.environ[config.ENVIRONMENT] = str(arena.folder)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "divercite.arena.settings"
+    try:
+        import django
+    except ImportError:
+        raise config.ArenaError(DJANGO_MISSING.format(python=sys.executable)) from None
+    django.setup()
+    from django.core.management import call_command
+    call_command("migrate", verbosity=0, interactive=False)
+    from .teams import ensure_house
+    ensure_house()
+    return arena
+
+
+def init(arguments) -> int:
+    folder = os.path.abspath(arguments.dir)
+    arena = config.create(config.Path(folder), arguments.tc, arguments.database,
+                          arguments.course)
+    setup(folder)
+    from django.contrib.auth.models import User
+    password = secrets.token_urlsafe(12)
+    User.objects.create_superuser("admin", email="", password=password)
+    print(f"An arena in {arena.folder}: teams play at {arena.tc:g} s a game; the course "
+          f"from {arena.course}")
+    print(f"Administrator: admin {password}  (log in at /admin/; shown this once)")
+    print(f"Next: divercite-arena team add {arguments.dir} NAME..., then "
+          f"divercite-arena serve {arguments.dir}")
+    return 0
+
+
+def team_add(arguments) -> int:
+    setup(arguments.dir)
+    from django.core.exceptions import ValidationError
+    from .teams import add_team
+    status = 0
+    for name in arguments.names:
+        try:
+            entry, token = add_team(name)
+        except ValidationError as error:
+            reasons = "; ".join(f"{', '.join(messages)}" for messages in
+                                error.message_dict.values())
+            print(f"divercite-arena: team {name!r} not added: {reasons}", file=sys.stderr)
+            status = 1
+            continue
+        print(f"{entry.name} {token}", flush=True)
+    return status
+
+
+def team_list(arguments) -> int:
+    setup(arguments.dir)
+    from .models import Entry
+    for entry in Entry.objects.filter(kind=Entry.TEAM):
+        latest = entry.versions.order_by("-number").first()
+        current = entry.current_version()
+        print(f"{entry.name}  versions: {entry.versions.count()}"
+              + (f", latest v{latest.number} {latest.status}" if latest else "")
+              + (f", playing v{current.number}" if current else "")
+              + f"; challenge games left: {entry.challenge_quota}")
+    return 0
+
+
+def upload(arguments) -> int:
+    setup(arguments.dir)
+    from .models import Entry
+    from .teams import upload as upload_version
+    from .uploads import UploadError
+    team = Entry.objects.filter(name=arguments.team, kind=Entry.TEAM).first()
+    if team is None:
+        raise config.ArenaError(f"no team named {arguments.team!r} (divercite-arena team list "
+                                f"{arguments.dir})")
+    path = config.Path(arguments.file)
+    try:
+        version = upload_version(team, path.name, path.read_bytes())
+    except UploadError as refused:
+        print(f"divercite-arena: {path} refused: {refused}", file=sys.stderr)
+        return 1
+    print(f"{team.name} version {version.number} (id {version.pk}): checking")
+    return 0
+
+
+def serve(arguments) -> int:
+    setup(arguments.dir)
+    from . import server
+    workers = server.default_workers() if arguments.workers is None else arguments.workers
+    return server.serve(arguments.host, arguments.port, workers)
+
+
+def non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text}: 0 or more")
+    return value
+
+
+def parser() -> argparse.ArgumentParser:
+    main_parser = argparse.ArgumentParser(
+        prog="divercite-arena",
+        description="A class's Divercité competition as a web service: teams upload agents, "
+                    "which play each other and the house opponents all the time.")
+    commands = main_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    created = commands.add_parser("init", help="create an arena in DIR")
+    created.add_argument("dir", metavar="DIR")
+    created.add_argument("--tc", type=float, default=900.0, metavar="SECONDS",
+                         help="the teams' clock, seconds a game (default: the course's 900)")
+    created.add_argument("--database", metavar="URL",
+                         help="the database (default: SQLite in DIR)")
+    created.add_argument("--course", metavar="DIR",
+                         help="the course's framework (its root or its divercite folder; "
+                              "default: DIVERCITE_COURSE_DIR, else the one beside this "
+                              "repository)")
+    created.set_defaults(run=init)
+    team = commands.add_parser("team", help="add or list teams")
+    team_commands = team.add_subparsers(dest="team_command", required=True, metavar="add|list")
+    added = team_commands.add_parser("add", help="create teams; prints NAME TOKEN for each")
+    added.add_argument("dir", metavar="DIR")
+    added.add_argument("names", metavar="NAME", nargs="+")
+    added.set_defaults(run=team_add)
+    listed = team_commands.add_parser("list", help="the teams and their versions")
+    listed.add_argument("dir", metavar="DIR")
+    listed.set_defaults(run=team_list)
+    uploaded = commands.add_parser("upload", help="upload a version for a team (as its "
+                                   "POST /api/agents does)")
+    uploaded.add_argument("dir", metavar="DIR")
+    uploaded.add_argument("team", metavar="TEAM")
+    uploaded.add_argument("file", metavar="FILE", help="my_player.py or a .zip of its folder")
+    uploaded.set_defaults(run=upload)
+    served = commands.add_parser("serve", help="the pages, the API and the game workers")
+    served.add_argument("dir", metavar="DIR")
+    served.add_argument("--host", default="127.0.0.1")
+    served.add_argument("--port", type=int, default=8000)
+    served.add_argument("--workers", type=non_negative, metavar="N",
+                        help="games played at once (default: the cores less one)")
+    served.set_defaults(run=serve)
+    return main_parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    arguments = parser().parse_args(argv)
+    try:
+        return arguments.run(arguments)
+    except config.ArenaError as error:
+        print(f"divercite-arena: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"divercite-arena: {error}", file=sys.stderr)
+        return 2

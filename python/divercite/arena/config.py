@@ -1,0 +1,119 @@
+"""An arena's folder: its settings file (arena.json), its database, its agents and analyses.
+
+DIR/arena.json holds what `init` chose (the secret key, the clock, the database); everything
+the arena keeps lives under DIR, so that a copy of the folder is a copy of the arena."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import secrets
+from pathlib import Path
+from typing import Optional
+
+SETTINGS_FILE = "arena.json"
+ENVIRONMENT = "DIVERCITE_ARENA_DIR"  # how settings.py learns the folder
+
+
+class ArenaError(RuntimeError):
+    """An arena folder or a setting that cannot be used; the message says which."""
+
+
+@dataclasses.dataclass
+class Config:
+    folder: Path
+    secret_key: str
+    tc: float = 900.0  # the teams' clock, seconds a game (the course's)
+    database: Optional[str] = None  # a URL; None: SQLite in the folder
+    challenge_quota: int = 20  # challenge games a team may ask for, unless the admin sets more
+    placement_games: int = 8  # a new version's games before matchmaking treats it as placed
+    course: str = ""  # the course's Divercité folder (game_state_divercite.py), for the bridge
+
+    @property
+    def agents(self) -> Path:
+        return self.folder / "agents"
+
+    @property
+    def analyses(self) -> Path:
+        return self.folder / "analyses"
+
+    @property
+    def scratch(self) -> Path:
+        """The games' and analyses' temporary files (emptied when the arena starts: a killed
+        one leaves its own)."""
+        return self.folder / "tmp"
+
+    @property
+    def sqlite(self) -> Path:
+        return self.folder / "arena.sqlite3"
+
+    def save(self) -> None:
+        values = {k: v for k, v in dataclasses.asdict(self).items() if k != "folder"}
+        path = self.folder / SETTINGS_FILE
+        temporary = path.with_suffix(".tmp")
+        with open(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as file:
+            json.dump(values, file, indent=2)
+            file.write("\n")
+        os.replace(temporary, path)
+
+
+def find_course(given: Optional[str]) -> str:
+    """The course's Divercité folder: `given` (the course root or that folder), else
+    DIVERCITE_COURSE_DIR, else the one beside this repository; ArenaError if none holds it."""
+    from ..course.bridge.locations import NOT_A_COURSE, course_in, repository_course_dir
+    for source, folder in (("--course", given),
+                           ("DIVERCITE_COURSE_DIR", os.environ.get("DIVERCITE_COURSE_DIR"))):
+        if folder:
+            found = course_in(folder)
+            if found is None:
+                raise ArenaError(f"{source} {folder}: {NOT_A_COURSE}")
+            return found
+    found = course_in(repository_course_dir())
+    if found is None:
+        raise ArenaError("cannot find the course's Divercité folder (the course's random player "
+                         "checks every upload, and the bridge runs the agents in it): give "
+                         "--course DIR or set DIVERCITE_COURSE_DIR")
+    return found
+
+
+def create(folder: Path, tc: float, database: Optional[str],
+           course: Optional[str] = None) -> Config:
+    if (folder / SETTINGS_FILE).exists():
+        raise ArenaError(f"{folder} already holds an arena ({SETTINGS_FILE}); "
+                         "choose another folder")
+    if database is not None and not database.startswith(("sqlite:", "postgresql://",
+                                                         "postgres://")):
+        raise ArenaError(f"--database {database}: a URL postgresql://USER:PASSWORD@HOST/NAME")
+    if database is not None and not database.startswith("sqlite:"):
+        raise ArenaError("--database: PostgreSQL is not supported yet; SQLite in the folder "
+                         "(the default) is")
+    if not tc > 0:
+        raise ArenaError(f"--tc {tc}: the clock must be a positive number of seconds")
+    course_dir = find_course(course)
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)  # the agents' code and the tokens' hashes are the teams' own
+    config = Config(folder=folder.resolve(), secret_key=secrets.token_urlsafe(50), tc=tc,
+                    database=database, course=course_dir)
+    config.agents.mkdir(exist_ok=True)
+    config.analyses.mkdir(exist_ok=True)
+    config.save()
+    return config
+
+
+def load(folder) -> Config:
+    folder = Path(folder).resolve()
+    path = folder / SETTINGS_FILE
+    try:
+        values = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ArenaError(f"{folder}: no arena here ({SETTINGS_FILE} is missing); "
+                         "create one with: divercite-arena init DIR") from None
+    except (OSError, ValueError) as error:
+        raise ArenaError(f"{path}: cannot be read: {error}") from None
+    fields = {field.name for field in dataclasses.fields(Config)} - {"folder"}
+    unknown = set(values) - fields
+    if unknown or "secret_key" not in values:
+        raise ArenaError(f"{path}: not an arena's settings (unknown {sorted(unknown)} or no "
+                         "secret_key)")
+    return Config(folder=folder, **values)

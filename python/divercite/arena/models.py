@@ -1,0 +1,127 @@
+"""What an arena keeps: entries of the table (teams and house opponents), their versions,
+the games (the queue too: a game is queued, then played, then done) and the challenges."""
+
+import hashlib
+import re
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.validators import RegexValidator
+from django.db import models
+
+# A team's name is written in records, file names and URLs as it is.
+NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}"
+NAME = re.compile(NAME_PATTERN)
+
+
+def token_digest(token: str) -> str:
+    """What the arena keeps of a token: its SHA-256 (a token is random, 144 bits: no salt or
+    slow hash is needed, and a lookup stays one indexed query)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class Entry(models.Model):
+    """A line of the standings: a team, or a house opponent (kind house); the checker, the
+    course's random player that every new version first meets, is listed nowhere."""
+
+    TEAM, HOUSE, CHECKER = "team", "house", "checker"
+    name = models.CharField(max_length=40, unique=True, validators=[RegexValidator(
+        f"^{NAME_PATTERN}$", "letters, digits, '_', '.' or '-', at most 40, a letter or a "
+        "digit first")])
+    kind = models.CharField(max_length=8, choices=[(k, k) for k in (TEAM, HOUSE, CHECKER)])
+    user = models.OneToOneField(User, null=True, blank=True, on_delete=models.CASCADE)
+    token_digest = models.CharField(max_length=64, blank=True, db_index=True)
+    challenge_quota = models.PositiveIntegerField(
+        default=20, help_text="challenge games this team may still ask for")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "entries"
+
+    def __str__(self):
+        return self.name
+
+    def current_version(self):
+        """The version that plays: a team's newest ready one; a house entry's only one."""
+        return self.versions.filter(status=Version.READY).order_by("-number").first()
+
+
+class Version(models.Model):
+    """One upload of a team (its files in the arena's agents/<id>/), or a house opponent's."""
+
+    CHECKING, READY, REJECTED = "checking", "ready", "rejected"
+    entry = models.ForeignKey(Entry, related_name="versions", on_delete=models.CASCADE)
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=9, default=CHECKING,
+                              choices=[(s, s) for s in (CHECKING, READY, REJECTED)])
+    reason = models.TextField(blank=True)
+    upload_name = models.CharField(max_length=200, blank=True)
+    agent_file = models.CharField(max_length=200, blank=True)  # within the folder
+    house = models.CharField(max_length=20, blank=True)  # house.HOUSE's key
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["entry__name", "-number"]
+        constraints = [models.UniqueConstraint(fields=["entry", "number"],
+                                               name="one_number_a_version")]
+
+    def __str__(self):
+        return f"{self.entry.name} v{self.number}"
+
+    @property
+    def folder(self):
+        return settings.ARENA.agents / str(self.pk)
+
+
+class Challenge(models.Model):
+    """A team's games against an opponent it chose, played ahead of the ladder's."""
+
+    team = models.ForeignKey(Entry, related_name="challenges", on_delete=models.CASCADE)
+    opponent = models.ForeignKey(Version, related_name="challenged", on_delete=models.CASCADE)
+    games = models.PositiveIntegerField()
+    created = models.DateTimeField(auto_now_add=True)
+
+
+class Game(models.Model):
+    """A game: queued, then playing (claimed by a worker), then done (its record kept whole)
+    or failed (the runner could not play it; its reason kept)."""
+
+    CHECK, LADDER, CHALLENGE = "check", "ladder", "challenge"
+    QUEUED, PLAYING, DONE, FAILED = "queued", "playing", "done", "failed"
+    p1 = models.ForeignKey(Version, related_name="games_first", on_delete=models.CASCADE)
+    p2 = models.ForeignKey(Version, related_name="games_second", on_delete=models.CASCADE)
+    purpose = models.CharField(max_length=9, choices=[(p, p) for p in (CHECK, LADDER, CHALLENGE)])
+    challenge = models.ForeignKey(Challenge, null=True, blank=True, related_name="game_set",
+                                  on_delete=models.SET_NULL)
+    status = models.CharField(max_length=7, default=QUEUED, db_index=True,
+                              choices=[(s, s) for s in (QUEUED, PLAYING, DONE, FAILED)])
+    worker = models.CharField(max_length=100, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    queued = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    ended = models.DateTimeField(null=True, blank=True, db_index=True)
+    result = models.CharField(max_length=7, null=True, blank=True)  # 1-0, 0-1, 1/2-1/2
+    score1 = models.IntegerField(null=True, blank=True)
+    score2 = models.IntegerField(null=True, blank=True)
+    divercites1 = models.IntegerField(null=True, blank=True)
+    divercites2 = models.IntegerField(null=True, blank=True)
+    termination = models.CharField(max_length=20, blank=True)
+    reason = models.TextField(blank=True)
+    record = models.TextField(blank=True)  # divercite-match's JSON line
+    # The analysis of a team's lost game (divercite-analyze): "", pending, done, failed.
+    analysis = models.CharField(max_length=7, blank=True)
+    analysis_json = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["status", "purpose"])]
+
+    def __str__(self):
+        return f"game {self.pk}: {self.p1} - {self.p2}"
+
+    def loser(self):
+        """The version that lost it; None for a draw or a game not done."""
+        if self.status != self.DONE or self.result not in ("1-0", "0-1"):
+            return None
+        return self.p2 if self.result == "1-0" else self.p1

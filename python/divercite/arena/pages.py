@@ -1,0 +1,156 @@
+"""The pages: standings, a team's page, a game's replay, the upload form, a challenge."""
+
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from .. import _core
+from ..records import GameRecord
+from . import api, house, standings, teams
+from .models import Entry, Game
+from .uploads import MAX_UPLOAD_BYTES, UploadError
+
+
+def own_team(request):
+    if not request.user.is_authenticated:
+        return None
+    return Entry.objects.filter(user=request.user).first()
+
+
+@require_GET
+def standings_page(request):
+    return render(request, "arena/standings.html", {
+        "lines": standings.table(), "tc": settings.ARENA.tc, "house": house.HOUSE,
+        "recent": api.games_shown()[:20]})
+
+
+@require_GET
+def games_page(request):
+    return render(request, "arena/games.html", {"games": api.games_shown()[:200]})
+
+
+@require_GET
+def team_page(request, name):
+    entry = get_object_or_404(Entry, name=name, kind__in=(Entry.TEAM, Entry.HOUSE))
+    viewer = own_team(request)
+    own = viewer is not None and viewer.pk == entry.pk
+    line = next((line for line in standings.table() if line.team == entry.name), None)
+    return render(request, "arena/team.html", {
+        "entry": entry, "line": line, "own": own,
+        "show_reasons": own or request.user.is_staff,
+        "versions": entry.versions.all(), "games": api.games_shown(entry.name)[:200],
+        "house": house.HOUSE.get(entry.name),
+        "can_challenge": viewer is not None and not own and entry.current_version() is not None,
+        "quota": viewer.challenge_quota if viewer else 0})
+
+
+def replay_of(game: Game) -> dict:
+    """What the replay script needs: each ply's position string, move, clocks and score."""
+    record = GameRecord.from_json(game.record)
+    positions = record.positions()
+    tc = [settings.ARENA.tc * 1000] * 2
+    for side, text in enumerate(record.tc or []):
+        try:
+            tc[side] = float(text.split("=", 1)[1]) * 1000
+        except (IndexError, ValueError):
+            pass
+    opening = record.opening_moves()
+    used = [0, 0]
+    plies = [{"fen": positions[0].fen(), "move": None, "clocks": list(tc),
+              "scores": list(positions[0].scores)}]
+    for index, move in enumerate(opening + [m.move for m in record.moves or []]):
+        side = index % 2
+        if index >= len(opening):
+            used[side] += record.moves[index - len(opening)].ms or 0
+        plies.append({"fen": positions[index + 1].fen(), "move": move,
+                      "clocks": [tc[0] - used[0], tc[1] - used[1]],
+                      "scores": list(positions[index + 1].scores)})
+    return {"plies": plies, "p1": record.p1, "p2": record.p2, "result": record.result,
+            "final": record.final}
+
+
+def analysis_of(game: Game):
+    """The loser's side of divercite-analyze's JSON: the moves that gave the result away and
+    its largest mistakes; None when there is none."""
+    if game.analysis != "done":
+        return None
+    try:
+        analysed = json.loads(game.analysis_json)
+    except ValueError:
+        return None
+    loser = "p1" if game.result == "0-1" else "p2"
+    summary = (analysed.get("summary") or {}).get(loser) or {}
+    return {"side": loser, "name": summary.get("name"),
+            "result_changing": summary.get("result_changing") or [],
+            "mistakes": summary.get("mistakes") or [],
+            "loss": summary.get("loss"), "proven_ply": analysed["summary"].get("proven_ply")}
+
+
+@require_GET
+def game_page(request, pk):
+    game = get_object_or_404(Game.objects.select_related("p1__entry", "p2__entry"), pk=pk)
+    context = {"game": game, "replay": None, "analysis": analysis_of(game)}
+    if game.status == Game.DONE:
+        context["replay"] = replay_of(game)
+        context["skeleton"] = _core.board_skeleton_svg()
+    return render(request, "arena/game.html", context)
+
+
+@require_GET
+def analysis_page(request, pk):
+    game = get_object_or_404(Game, pk=pk, analysis="done")
+    page = settings.ARENA.analyses / f"game-{game.pk}.html"
+    if not page.is_file():
+        raise Http404("no review page for this game")
+    return FileResponse(open(page, "rb"), content_type="text/html; charset=utf-8")
+
+
+@login_required
+def upload_page(request):
+    team = own_team(request)
+    if team is None:
+        messages.error(request, "Only a team uploads agents: log in with your team's name "
+                                "and token.")
+        return redirect("arena:standings")
+    if request.method == "POST":
+        sent = request.FILES.get("file")
+        if sent is None:
+            messages.error(request, "Choose a file: my_player.py or a .zip of your agent's "
+                                    "folder.")
+        else:
+            try:
+                version = teams.upload(team, sent.name, sent.read())
+            except UploadError as refused:
+                messages.error(request, f"Refused: {refused}")
+            else:
+                messages.success(request, f"Version {version.number} received: it plays a "
+                                          "game against the course's random player first.")
+                return redirect("arena:team", name=team.name)
+    return render(request, "arena/upload.html", {
+        "team": team, "limit_mb": MAX_UPLOAD_BYTES >> 20})
+
+
+@login_required
+@require_POST
+def challenge_page(request):
+    team = own_team(request)
+    if team is None:
+        raise Http404("only a team challenges")
+    opponent = request.POST.get("opponent", "")
+    try:
+        games = int(request.POST.get("games", "2"))
+        teams.challenge(team, opponent, games)
+    except ValueError as refused:  # teams.Refused, or a number that is not one
+        messages.error(request, f"Challenge refused: {refused}")
+    else:
+        messages.success(request, f"{games} games against {opponent} queued, ahead of the "
+                                  "ladder's.")
+    return redirect("arena:team", name=opponent if Entry.objects.filter(name=opponent).exists()
+                    else team.name)

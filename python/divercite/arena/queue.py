@@ -1,0 +1,111 @@
+"""The database as the game queue: games claimed one at a time, finished in one transaction,
+played again when a stop cut them.
+
+A claim is a conditional update (status queued -> playing where it is still queued), which
+two workers cannot both win; a game is done, with its record and its version's verdict, in one
+transaction, so that a finished game is in the database before its pair is offered again, and
+a game cut by a stop (still `playing` when the arena starts again) is queued again, never
+counted twice."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+from django.db import transaction
+from django.db.models import Case, F, IntegerField, Value, When
+from django.utils import timezone
+
+from ..records import GameRecord
+from .models import Entry, Game, Version
+from .standings import divercites
+
+ATTEMPTS = 3  # a game the runner fails to play this many times is failed, not queued again
+
+
+def requeue_cut_games(worker_prefix: str = "") -> int:
+    """Queues again the games still marked playing by workers whose name starts with
+    `worker_prefix` (all of them by default: the arena is starting and none plays)."""
+    return (Game.objects.filter(status=Game.PLAYING, worker__startswith=worker_prefix)
+            .update(status=Game.QUEUED, worker="", started=None))
+
+
+def claim(worker: str) -> Optional[Game]:
+    """The next queued game, now playing for `worker`: checks of new versions first, then
+    challenges, then the ladder's, each oldest first; None when none is queued."""
+    priority = Case(When(purpose=Game.CHECK, then=Value(0)),
+                    When(purpose=Game.CHALLENGE, then=Value(1)),
+                    default=Value(2), output_field=IntegerField())
+    while True:
+        game = (Game.objects.filter(status=Game.QUEUED).annotate(priority=priority)
+                .order_by("priority", "id").first())
+        if game is None:
+            return None
+        taken = Game.objects.filter(pk=game.pk, status=Game.QUEUED).update(
+            status=Game.PLAYING, worker=worker, started=timezone.now(),
+            attempts=F("attempts") + 1)
+        if taken:
+            return Game.objects.select_related("p1__entry", "p2__entry").get(pk=game.pk)
+
+
+def start_ladder_game(p1: Version, p2: Version, worker: str) -> Game:
+    """A ladder game created already claimed by `worker` (matchmaking chose its pair)."""
+    return Game.objects.create(p1=p1, p2=p2, purpose=Game.LADDER, status=Game.PLAYING,
+                               worker=worker, started=timezone.now(), attempts=1)
+
+
+def finish(game: Game, record: GameRecord) -> bool:
+    """Keeps the game's record and result; a check game settles its version. False (and
+    nothing written) when the game is no longer this worker's: a stop queued it again."""
+    final = record.final or [None, None]
+    first, second = divercites(record)
+    loser = {"1-0": game.p2, "0-1": game.p1}.get(record.result)
+    analysed = (game.purpose != Game.CHECK and loser is not None
+                and loser.entry.kind == Entry.TEAM)
+    with transaction.atomic():
+        updated = Game.objects.filter(pk=game.pk, status=Game.PLAYING,
+                                      worker=game.worker).update(
+            status=Game.DONE, ended=timezone.now(), result=record.result,
+            score1=final[0], score2=final[1], divercites1=first, divercites2=second,
+            termination=record.termination or "", reason=record.reason or "",
+            record=record.to_json(), analysis="pending" if analysed else "")
+        if not updated:
+            return False
+        if game.purpose == Game.CHECK:
+            _settle(game.p1, record)
+    return True
+
+
+def fail(game: Game, why: str) -> None:
+    """The runner could not play the game: queued again, or failed after ATTEMPTS (a check
+    game's version is then rejected with the reason)."""
+    with transaction.atomic():
+        current = Game.objects.select_for_update().get(pk=game.pk)
+        if current.status != Game.PLAYING or current.worker != game.worker:
+            return
+        if current.attempts < ATTEMPTS:
+            Game.objects.filter(pk=game.pk).update(status=Game.QUEUED, worker="", started=None,
+                                                   reason=why)
+            return
+        Game.objects.filter(pk=game.pk).update(status=Game.FAILED, ended=timezone.now(),
+                                               reason=why)
+        if game.purpose == Game.CHECK:
+            Version.objects.filter(pk=game.p1_id).update(
+                status=Version.REJECTED,
+                reason=f"the arena could not play its check game: {why}")
+
+
+def _settle(version: Version, record: GameRecord) -> None:
+    """A check game (the version first, against the course's random player): a version that
+    lost it by a fault of its own (time, illegal move, crash, stall, a limit) is rejected
+    with the runner's reason; any other ending makes it ready."""
+    at_fault = record.result == "0-1" and record.termination not in ("normal", "adjudication")
+    if at_fault:
+        Version.objects.filter(pk=version.pk).update(
+            status=Version.REJECTED, reason=f"{record.termination}: {record.reason}".strip())
+    else:
+        Version.objects.filter(pk=version.pk).update(status=Version.READY, reason="")
+
+
+def record_of(game: Game) -> dict:
+    return json.loads(game.record) if game.record else {}

@@ -1,0 +1,150 @@
+"""The table: Bradley-Terry Elo over the games of the current versions (`divercite-match
+-ratings`, as divercite.match computes it for a match), with the seeds' statistics (games,
+wins, losses, draws, divercités, points for and against, totals and per game)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+import threading
+from typing import Dict, List, Optional, Tuple
+
+from .. import match
+from ..records import GameRecord
+
+NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def divercites(record: GameRecord) -> Tuple[Optional[int], Optional[int]]:
+    """Each player's divercité cities on the game's last board (a city whose four neighbours
+    hold resources of four colours); (None, None) if the record does not replay."""
+    try:
+        board = record.positions()[-1].board()
+    except (ValueError, TypeError):
+        return None, None
+    counts = [0, 0]
+    for (row, col), piece in board.items():
+        if piece[1] != "C":
+            continue
+        around = [board.get((row + dr, col + dc)) for dr, dc in NEIGHBOURS]
+        if all(p is not None and p[1] == "R" for p in around) and \
+                len({p[0] for p in around}) == 4:
+            counts[0 if piece[2] == "W" else 1] += 1
+    return counts[0], counts[1]
+
+
+@dataclasses.dataclass
+class Line:
+    team: str
+    kind: str
+    version: Optional[int]
+    elo: Optional[float] = None
+    elo_low: Optional[float] = None
+    elo_high: Optional[float] = None
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    divercites: int = 0
+    points_for: int = 0
+    points_against: int = 0
+
+    def per_game(self, value: int) -> Optional[float]:
+        return round(value / self.games, 2) if self.games else None
+
+    def to_api(self) -> dict:
+        return {"team": self.team, "kind": self.kind, "version": self.version,
+                "elo": self.elo, "elo_low": self.elo_low, "elo_high": self.elo_high,
+                "games": self.games, "wins": self.wins, "losses": self.losses,
+                "draws": self.draws, "divercites": self.divercites,
+                "divercites_per_game": self.per_game(self.divercites),
+                "points_for": self.points_for, "points_against": self.points_against,
+                "points_for_per_game": self.per_game(self.points_for),
+                "points_against_per_game": self.per_game(self.points_against)}
+
+
+def compute(current: Dict[int, Tuple[str, str, int]], games) -> List[Line]:
+    """The table of the `current` versions ({version id: (entry name, kind, number)}) over
+    `games` (finished Game rows between two of them), best first; entries without a game
+    last, unrated."""
+    lines = {pk: Line(team=name, kind=kind, version=number)
+             for pk, (name, kind, number) in current.items()}
+    records = []
+    for game in games:
+        records.append(game.record)
+        for pk, other, won, lost, scored, conceded, divercite in (
+                (game.p1_id, game.p2_id, "1-0", "0-1", game.score1, game.score2,
+                 game.divercites1),
+                (game.p2_id, game.p1_id, "0-1", "1-0", game.score2, game.score1,
+                 game.divercites2)):
+            line = lines[pk]
+            line.games += 1
+            line.wins += game.result == won
+            line.losses += game.result == lost
+            line.draws += game.result == "1/2-1/2"
+            line.divercites += divercite or 0
+            line.points_for += scored or 0
+            line.points_against += conceded or 0
+    by_name = {line.team: line for line in lines.values()}
+    if records:
+        with tempfile.TemporaryDirectory(prefix="divercite_arena_") as folder:
+            path = os.path.join(folder, "records.jsonl")
+            with open(path, "w", encoding="utf-8") as file:
+                file.writelines(record + "\n" for record in records)
+            for standing in match.ratings(path, timeout=120):
+                line = by_name.get(standing.name)
+                if line is None:
+                    continue
+                line.elo = round(standing.elo, 1)
+                if standing.elo_interval is not None:
+                    line.elo_low = round(standing.elo - standing.elo_interval, 1)
+                    line.elo_high = round(standing.elo + standing.elo_interval, 1)
+    return sorted(lines.values(), key=lambda line: (line.elo is None, -(line.elo or 0),
+                                                    line.team))
+
+
+class Cache:
+    """The last table computed, kept until a game ends or the current versions change (the
+    ratings are a fit over every game: computed once, read by every page)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.key = None
+        self.lines: List[Line] = []
+
+    def get(self, key, make) -> List[Line]:
+        with self.lock:
+            if key != self.key:
+                self.lines = make()
+                self.key = key
+            return self.lines
+
+
+CACHE = Cache()
+
+
+def current_versions() -> Dict[int, Tuple[str, str, int]]:
+    """{version id: (entry name, kind, number)} of the versions that play now: each team's
+    newest ready version and each house opponent's."""
+    from .models import Entry, Version
+    current = {}
+    for version in (Version.objects.filter(status=Version.READY,
+                                           entry__kind__in=(Entry.TEAM, Entry.HOUSE))
+                    .select_related("entry").order_by("entry_id", "-number")):
+        if all(v[0] != version.entry.name for v in current.values()):
+            current[version.pk] = (version.entry.name, version.entry.kind, version.number)
+    return current
+
+
+def table() -> List[Line]:
+    """The standings now."""
+    from .models import Game
+    current = current_versions()
+    done = Game.objects.filter(status=Game.DONE, p1_id__in=current, p2_id__in=current) \
+        .exclude(purpose=Game.CHECK)
+    last = done.order_by("-id").values_list("id", flat=True).first()
+    key = (tuple(sorted(current)), last, done.count())
+    return CACHE.get(key, lambda: compute(current, done.only(
+        "p1_id", "p2_id", "result", "score1", "score2", "divercites1", "divercites2",
+        "record")))

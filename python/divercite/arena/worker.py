@@ -1,0 +1,161 @@
+"""The threads of `serve` that play the queued games, and the one that analyses lost games.
+
+Each game is one run of the match runner (`divercite.match.run`, one game, the two versions'
+players: teams through the course bridge in the sandbox); its record goes into the database
+in one transaction (queue.finish). The runner is started under `setpriv --pdeathsig KILL`
+where the host has it, so that a killed arena leaves no game running: the runner dies with
+the thread that started it, its engines with their runner, and the game is queued again when
+the arena starts (queue.requeue_cut_games)."""
+
+from __future__ import annotations
+
+import logging
+import random
+import shutil
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+from typing import Optional
+
+from django.conf import settings
+from django.db import close_old_connections
+from django.db.models import Q
+
+from .. import match, programs
+from ..records import read_records
+from . import house, matchmaking, queue, standings
+from .models import Game
+
+log = logging.getLogger("divercite.arena")
+SCHEDULE = threading.Lock()  # one thread at a time chooses a ladder pair
+IDLE_SECONDS = 1.0
+# divercite-analyze's settings for a lost game: the exact solver (the last 14 plies) and the
+# proofs (from 24 plies) as by default, each proof's time halved, the earlier positions searched
+# to depth 6: about 6 s a game on one core, where depth 8 takes 40.
+ANALYSIS_FLAGS = ["--depth=6", "--prove-movetime=500"]
+
+
+def launcher():
+    setpriv = shutil.which("setpriv")
+    return [setpriv, "--pdeathsig", "KILL"] if setpriv else []
+
+
+def next_game(worker: str, rng: random.Random) -> Optional[Game]:
+    """A queued game claimed, else a ladder game matchmaking chose; None if none can be."""
+    with SCHEDULE:
+        game = queue.claim(worker)
+        if game is not None:
+            return game
+        current = standings.current_versions()
+        ids = list(current)
+        pairs = Game.objects.filter(p1_id__in=ids, p2_id__in=ids).exclude(purpose=Game.CHECK)
+        done = list(pairs.filter(status=Game.DONE).values_list("p1_id", "p2_id"))
+        playing = list(pairs.filter(status__in=(Game.PLAYING, Game.QUEUED))
+                       .values_list("p1_id", "p2_id"))
+        names = {line.team: line.elo for line in standings.table()}
+        elo = {pk: names.get(name) for pk, (name, _, _) in current.items()}
+        pair = matchmaking.choose(ids, elo, done, playing, settings.ARENA.placement_games, rng)
+        if pair is None:
+            return None
+        from .models import Version
+        p1, p2 = (Version.objects.select_related("entry").get(pk=pk) for pk in pair)
+        return queue.start_ladder_game(p1, p2, worker)
+
+
+def play(game: Game) -> None:
+    """Plays the game and keeps its record, or queues it again (queue.fail) with why not."""
+    arena = settings.ARENA
+    players = [house.player(game.p1, game.p1.entry.name, arena),
+               house.player(game.p2, game.p2.entry.name, arena)]
+    # Both clocks and the runner's own waits: a game past this has hung the runner.
+    timeout = 2 * arena.tc + 20 + 2 * 60 + 120
+    try:
+        with tempfile.TemporaryDirectory(prefix="game-", dir=arena.scratch) as folder:
+            path = Path(folder) / "records.jsonl"
+            match.run(players, games=1, repeat=False, records=path, timeout=timeout,
+                      extra=["-startuptimeout", "60"], launcher=launcher())
+            records = list(read_records(path)) if path.exists() else []
+    except (match.MatchError, OSError, ValueError) as error:
+        log.warning("game %s: %s", game.pk, error)
+        queue.fail(game, str(error)[-4000:])
+        return
+    if len(records) != 1:
+        queue.fail(game, f"the runner wrote {len(records)} records for one game")
+        return
+    if queue.finish(game, records[0]):
+        log.info("game %s: %s %s %s (%s)", game.pk, game.p1.entry.name, records[0].result,
+                 game.p2.entry.name, records[0].termination)
+
+
+def analyse(game: Game) -> None:
+    """divercite-analyze of a lost game: its JSON kept in the game, its review page in the
+    arena's analyses/ (served by the game's page)."""
+    arena = settings.ARENA
+    page = arena.analyses / f"game-{game.pk}.html"
+    try:
+        with tempfile.TemporaryDirectory(prefix="analysis-", dir=arena.scratch) as folder:
+            path = Path(folder) / "records.jsonl"
+            path.write_text(game.record + "\n", encoding="utf-8")
+            result = subprocess.run(
+                launcher() + [programs.find("divercite-analyze", "DIVERCITE_ANALYZE"),
+                              f"--records={path}", "--game=0", "--json",
+                              f"--html={page}", *ANALYSIS_FLAGS],
+                capture_output=True, text=True, errors="replace", timeout=1800)
+        if result.returncode != 0:
+            raise RuntimeError(result.stderr.strip()[-2000:] or
+                               f"exit status {result.returncode}")
+        Game.objects.filter(pk=game.pk).update(analysis="done",
+                                               analysis_json=result.stdout.strip())
+    except (OSError, RuntimeError, subprocess.SubprocessError, programs.ProgramNotFoundError) \
+            as error:
+        log.warning("analysis of game %s: %s", game.pk, error)
+        Game.objects.filter(pk=game.pk).update(analysis="failed", analysis_json=str(error))
+
+
+class Workers:
+    """`count` game workers and one analyst, threads until stop()."""
+
+    def __init__(self, count: int, name: str):
+        self.stopping = threading.Event()
+        self.name = name
+        self.threads = [threading.Thread(target=self._games, args=(f"{name}/{i}",),
+                                         name=f"game worker {i}", daemon=True)
+                        for i in range(count)]
+        self.threads.append(threading.Thread(target=self._analyses, name="analyst",
+                                             daemon=True))
+
+    def start(self):
+        for thread in self.threads:
+            thread.start()
+
+    def stop(self):
+        self.stopping.set()
+
+    def _games(self, worker: str):
+        rng = random.Random()
+        while not self.stopping.is_set():
+            try:
+                close_old_connections()
+                game = next_game(worker, rng)
+                if game is None:
+                    self.stopping.wait(IDLE_SECONDS)
+                    continue
+                play(game)
+            except Exception:  # noqa: BLE001 - a worker goes on; the game is played again
+                log.exception("worker %s", worker)
+                self.stopping.wait(IDLE_SECONDS)
+
+    def _analyses(self):
+        while not self.stopping.is_set():
+            try:
+                close_old_connections()
+                game = (Game.objects.filter(Q(analysis="pending") & Q(status=Game.DONE))
+                        .order_by("id").first())
+                if game is None:
+                    self.stopping.wait(IDLE_SECONDS)
+                    continue
+                analyse(game)
+            except Exception:  # noqa: BLE001
+                log.exception("analyst")
+                self.stopping.wait(IDLE_SECONDS)

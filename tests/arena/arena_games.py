@@ -1,0 +1,45 @@
+"""Finished games for the Django tests, made of the course code's reference games (real,
+legal, with their final scores) rather than played: the queue's and the standings' tests
+need records, not a runner."""
+
+from __future__ import annotations
+
+import json
+
+from arena_support import REFERENCE
+
+from divercite.arena import queue
+from divercite.arena.models import Game
+from divercite.records import GameRecord, MoveRecord
+
+REFERENCE_GAMES = [json.loads(line) for line in
+                   (REFERENCE / "games.jsonl").read_text().splitlines()[:40]]
+
+
+def result_of(final) -> str:
+    return "1-0" if final[0] > final[1] else "0-1" if final[0] < final[1] else "1/2-1/2"
+
+
+def record_of(game: Game, index: int, termination: str = "normal", reason: str = "",
+              plies: int = 40) -> GameRecord:
+    """The reference game `index` as the record of `game` (its players' names); cut after
+    `plies` plies, lost by the side to move, for an ending that is not normal."""
+    reference = REFERENCE_GAMES[index % len(REFERENCE_GAMES)]
+    moves = reference["moves"][:plies]
+    final = reference["scores"][plies - 1] if plies < 40 else reference["final"]
+    result = result_of(final) if plies == 40 else ("0-1" if plies % 2 == 0 else "1-0")
+    return GameRecord(game=0, round=0, pair=-1, p1=game.p1.entry.name, p2=game.p2.entry.name,
+                      result=result, termination=termination, reason=reason,
+                      start="startpos", opening="", engines=[0, 1], tc=["tc=5", "tc=5"],
+                      moves=[MoveRecord(move=move, ms=10 + ply) for ply, move in
+                             enumerate(moves)],
+                      final=list(final))
+
+
+def play(p1, p2, index: int, purpose: str = Game.LADDER, **ending) -> Game:
+    """A game of the two versions, queued, claimed and finished with a reference game."""
+    game = Game.objects.create(p1=p1, p2=p2, purpose=purpose)
+    claimed = queue.claim("test")
+    assert claimed.pk == game.pk, "another game was queued first"
+    assert queue.finish(claimed, record_of(claimed, index, **ending))
+    return Game.objects.get(pk=game.pk)

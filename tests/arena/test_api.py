@@ -1,0 +1,280 @@
+"""The HTTP API and the pages' permissions: a team's token acts only for that team, no team
+reads another's code or reasons, the administrator's pages are refused to teams, forms need
+their CSRF token; and the queue behind them (claims, finishes, a stop's requeue, failures)."""
+
+import io
+import json
+import zipfile
+
+from arena_games import play, record_of
+from django.contrib.auth.models import User
+from django.test import Client, TestCase
+
+from divercite.arena import queue, teams
+from divercite.arena.models import Entry, Game, Version
+from divercite.arena.uploads import AGENT_FILE
+
+AGENT = (b"from player_divercite import PlayerDivercite\n"
+         b"SECRET = 'the team alpha wrote this'\n\n"
+         b"class MyPlayer(PlayerDivercite):\n    pass\n")
+
+
+def ready(version):
+    Version.objects.filter(pk=version.pk).update(status=Version.READY)
+    version.refresh_from_db()
+    return version
+
+
+class ArenaTestCase(TestCase):
+    def setUp(self):
+        teams.ensure_house()
+        self.alpha, self.alpha_token = teams.add_team("alpha")
+        self.beta, self.beta_token = teams.add_team("beta")
+        self.client = Client()
+
+    def post_agent(self, token, name="my_player.py", content=AGENT, client=None):
+        client = client or self.client
+        headers = {"HTTP_AUTHORIZATION": f"Token {token}"} if token else {}
+        return client.post("/api/agents", {"file": self.named_file(name, content)}, **headers)
+
+    @staticmethod
+    def named_file(name, content):
+        upload = io.BytesIO(content)
+        upload.name = name
+        return upload
+
+
+class AgentsTest(ArenaTestCase):
+    def test_upload_queues_a_check_against_the_course_random_player(self):
+        answer = self.post_agent(self.alpha_token)
+        self.assertEqual(answer.status_code, 201, answer.content)
+        body = answer.json()
+        self.assertEqual(body["status"], "checking")
+        version = Version.objects.get(pk=body["version"])
+        self.assertEqual((version.entry, version.number), (self.alpha, 1))
+        self.assertEqual((version.folder / AGENT_FILE).read_bytes(), AGENT)
+        check = Game.objects.get(p1=version)
+        self.assertEqual((check.purpose, check.status, check.p2.entry.name),
+                         (Game.CHECK, Game.QUEUED, "course-random"))
+        second = self.post_agent(self.alpha_token).json()
+        self.assertEqual(Version.objects.get(pk=second["version"]).number, 2)
+
+    def test_upload_refusals_are_json_with_a_reason(self):
+        answer = self.post_agent(self.alpha_token, "team.zip", b"not a zip")
+        self.assertEqual(answer.status_code, 400)
+        self.assertIn("not a zip file", answer.json()["error"])
+        answer = self.client.post("/api/agents", {},
+                                  HTTP_AUTHORIZATION=f"Token {self.alpha_token}")
+        self.assertEqual(answer.status_code, 400)
+        self.assertIn("multipart field `file`", answer.json()["error"])
+        self.assertEqual(Version.objects.filter(entry=self.alpha).count(), 0)
+
+    def test_a_token_is_needed_and_must_be_a_team_s(self):
+        self.assertEqual(self.post_agent(None).status_code, 401)
+        self.assertEqual(self.post_agent("not-a-token").status_code, 401)
+        self.assertEqual(self.client.get("/api/agents").status_code, 405)
+
+    def test_a_team_reads_its_own_versions_only(self):
+        mine = self.post_agent(self.alpha_token).json()["version"]
+        answer = self.client.get(f"/api/agents/{mine}",
+                                 HTTP_AUTHORIZATION=f"Token {self.alpha_token}")
+        self.assertEqual(answer.json(), {"version": mine, "team": "alpha", "number": 1,
+                                         "status": "checking", "reason": ""})
+        other = self.client.get(f"/api/agents/{mine}",
+                                HTTP_AUTHORIZATION=f"Token {self.beta_token}")
+        self.assertEqual(other.status_code, 404)
+        self.assertEqual(self.client.get(f"/api/agents/{mine}").status_code, 401)
+        User.objects.create_superuser("admin", password="admin-password")
+        staff = Client()
+        staff.login(username="admin", password="admin-password")
+        self.assertEqual(staff.get(f"/api/agents/{mine}").json()["team"], "alpha")
+
+    def test_no_address_serves_an_agent_s_code(self):
+        version = self.post_agent(self.alpha_token).json()["version"]
+        for path in (f"/agents/{version}/my_player.py",
+                     f"/static/../agents/{version}/my_player.py",
+                     f"/static/%2e%2e/agents/{version}/my_player.py", "/arena.json",
+                     "/static/arena.sqlite3"):
+            with self.subTest(path=path):
+                self.assertIn(self.client.get(path).status_code, (400, 404))
+        alpha = Client()
+        alpha.login(username="alpha", password=self.alpha_token)
+        for path in ("/", "/games/", "/teams/alpha/", f"/api/agents/{version}", "/api/games",
+                     "/api/standings"):
+            with self.subTest(path=path):
+                self.assertNotIn(b"the team alpha wrote this", alpha.get(path).content)
+
+
+class ChallengesTest(ArenaTestCase):
+    def challenge(self, token, opponent, games):
+        return self.client.post("/api/challenges",
+                                json.dumps({"opponent": opponent, "games": games}),
+                                content_type="application/json",
+                                HTTP_AUTHORIZATION=f"Token {token}")
+
+    def test_challenges_are_queued_within_the_quota(self):
+        refused = self.challenge(self.alpha_token, "engine-1s", 2)
+        self.assertEqual(refused.status_code, 400)
+        self.assertIn("no ready version", refused.json()["error"])
+        mine = ready(teams.upload(self.alpha, "my_player.py", AGENT))
+        answer = self.challenge(self.alpha_token, "engine-1s", 3)
+        self.assertEqual(answer.status_code, 201, answer.content)
+        self.assertEqual(answer.json()["quota_left"], 17)
+        games = Game.objects.filter(purpose=Game.CHALLENGE).order_by("id")
+        self.assertEqual([g.p1_id == mine.pk for g in games], [True, False, True])
+        self.assertEqual(self.challenge(self.alpha_token, "engine-1s", 18).status_code, 400)
+        self.assertIn("17 left", self.challenge(self.alpha_token, "random", 18).json()["error"])
+        self.assertIn("itself", self.challenge(self.alpha_token, "alpha", 1).json()["error"])
+        self.assertIn("no team or house",
+                      self.challenge(self.alpha_token, "nobody", 1).json()["error"])
+        self.assertIn("ready version", self.challenge(self.alpha_token, "beta", 1).json()["error"])
+        self.assertIn("whole number",
+                      self.challenge(self.alpha_token, "random", "2").json()["error"])
+        self.assertEqual(self.challenge("bad", "random", 1).status_code, 401)
+
+    def test_challenges_before_the_ladder_and_checks_before_both(self):
+        mine = ready(teams.upload(self.alpha, "my_player.py", AGENT))
+        Game.objects.all().delete()  # its own check game
+        house = Entry.objects.get(name="greedy").current_version()
+        ladder = Game.objects.create(p1=house, p2=mine, purpose=Game.LADDER)
+        teams.challenge(self.alpha, "random", 1)
+        check = teams.upload(self.beta, "my_player.py", AGENT).games_first.get()
+        claimed = [queue.claim("w").pk for _ in range(3)]
+        challenge = Game.objects.get(purpose=Game.CHALLENGE).pk
+        self.assertEqual(claimed, [check.pk, challenge, ladder.pk])
+        self.assertIsNone(queue.claim("w"))
+
+
+class QueueTest(ArenaTestCase):
+    def setUp(self):
+        super().setUp()
+        self.version = teams.upload(self.alpha, "my_player.py", AGENT)
+        self.check = self.version.games_first.get()
+
+    def test_a_normal_check_game_makes_the_version_ready(self):
+        game = queue.claim("w")
+        self.assertTrue(queue.finish(game, record_of(game, 0)))
+        self.version.refresh_from_db()
+        self.assertEqual(self.version.status, Version.READY)
+        self.assertEqual(self.alpha.current_version(), self.version)
+
+    def test_a_check_lost_by_a_fault_rejects_with_the_runner_s_reason(self):
+        for termination, reason in (("illegal", "alpha played 'XX99'"),
+                                    ("crash", "MyPlayer.compute_action raised ValueError")):
+            with self.subTest(termination=termination):
+                version = teams.upload(self.alpha, "my_player.py", AGENT)
+                Game.objects.exclude(p1=version).filter(status=Game.QUEUED).delete()
+                game = queue.claim("w")
+                queue.finish(game, record_of(game, 1, termination, reason, plies=4))
+                version.refresh_from_db()
+                self.assertEqual(version.status, Version.REJECTED)
+                self.assertEqual(version.reason, f"{termination}: {reason}")
+
+    def test_a_game_requeued_by_a_stop_is_not_finished_by_its_old_worker(self):
+        game = queue.claim("serve-1/0")
+        self.assertEqual(queue.requeue_cut_games("serve-1/"), 1)
+        self.assertFalse(queue.finish(game, record_of(game, 0)))
+        self.assertEqual(Game.objects.get(pk=game.pk).status, Game.QUEUED)
+        again = queue.claim("serve-2/0")
+        self.assertEqual((again.pk, again.attempts), (game.pk, 2))
+        self.assertIsNone(queue.claim("serve-2/1"), "a game claimed twice")
+        self.assertTrue(queue.finish(again, record_of(again, 0)))
+        self.assertEqual(Game.objects.filter(status=Game.DONE).count(), 1)
+
+    def test_a_game_the_runner_cannot_play_is_tried_three_times(self):
+        for attempt in range(1, queue.ATTEMPTS + 1):
+            game = queue.claim("w")
+            self.assertEqual(game.attempts, attempt)
+            queue.fail(game, "divercite-match exited with status 1: boom")
+        game = Game.objects.get(pk=self.check.pk)
+        self.assertEqual(game.status, Game.FAILED)
+        self.version.refresh_from_db()
+        self.assertEqual(self.version.status, Version.REJECTED)
+        self.assertIn("could not play its check game", self.version.reason)
+
+    def test_games_api(self):
+        mine = ready(self.version)
+        greedy = Entry.objects.get(name="greedy").current_version()
+        Game.objects.filter(status=Game.QUEUED).delete()
+        done = play(mine, greedy, 3)
+        playing = Game.objects.create(p1=greedy, p2=mine, purpose=Game.LADDER)
+        queue.claim("w")
+        games = self.client.get("/api/games").json()["games"]
+        self.assertEqual([g["id"] for g in games], [playing.pk, done.pk])
+        self.assertIsNone(games[0]["result"])
+        self.assertEqual({k: games[1][k] for k in ("p1", "p2", "result", "termination")},
+                         {"p1": "alpha", "p2": "greedy", "result": done.result,
+                          "termination": "normal"})
+        self.assertEqual(len(self.client.get("/api/games?team=beta").json()["games"]), 0)
+        self.assertEqual(self.client.get("/api/games?team=nobody").status_code, 404)
+        record = self.client.get(f"/api/games/{done.pk}/record")
+        self.assertEqual(record.content.decode(), done.record + "\n")
+        self.assertEqual(json.loads(record.content)["moves"][0]["move"], done.record and
+                         json.loads(done.record)["moves"][0]["move"])
+        self.assertEqual(self.client.get(f"/api/games/{playing.pk}/record").status_code, 404)
+        page = self.client.get(f"/games/{done.pk}/")
+        self.assertContains(page, 'id="replay-data"')
+        self.assertContains(page, "<template id=\"skeleton\"><svg")
+
+
+class PagesTest(ArenaTestCase):
+    def test_admin_pages_refused_to_teams(self):
+        alpha = Client()
+        alpha.login(username="alpha", password=self.alpha_token)
+        for path in ("/admin/", "/admin/arena/entry/", "/admin/auth/user/"):
+            with self.subTest(path=path):
+                answer = alpha.get(path)
+                self.assertEqual(answer.status_code, 302)
+                self.assertIn("/admin/login/", answer["Location"])
+
+    def test_reasons_for_the_team_s_own_eyes(self):
+        version = teams.upload(self.alpha, "my_player.py", AGENT)
+        Version.objects.filter(pk=version.pk).update(
+            status=Version.REJECTED, reason="crash: Traceback ... SECRET_IN_THE_REASON")
+        alpha, beta = Client(), Client()
+        alpha.login(username="alpha", password=self.alpha_token)
+        beta.login(username="beta", password=self.beta_token)
+        self.assertContains(alpha.get("/teams/alpha/"), "SECRET_IN_THE_REASON")
+        self.assertNotContains(beta.get("/teams/alpha/"), "SECRET_IN_THE_REASON")
+        self.assertNotContains(self.client.get("/teams/alpha/"), "SECRET_IN_THE_REASON")
+
+    def test_forms_need_their_csrf_token(self):
+        guarded = Client(enforce_csrf_checks=True)
+        self.assertTrue(guarded.login(username="alpha", password=self.alpha_token))
+        upload = self.named_file("my_player.py", AGENT)
+        self.assertEqual(guarded.post("/upload/", {"file": upload}).status_code, 403)
+        self.assertEqual(guarded.post("/challenge/", {"opponent": "random", "games": 1})
+                         .status_code, 403)
+        self.assertEqual(Version.objects.filter(entry=self.alpha).count(), 0)
+        guarded.get("/upload/")
+        token = guarded.cookies["csrftoken"].value
+        answer = guarded.post("/upload/", {"file": self.named_file("my_player.py", AGENT),
+                                           "csrfmiddlewaretoken": token})
+        self.assertEqual(answer.status_code, 302)
+        self.assertEqual(Version.objects.filter(entry=self.alpha).count(), 1)
+
+    def test_login_with_the_token_and_the_upload_form(self):
+        self.assertEqual(self.client.get("/upload/").status_code, 302)
+        answer = self.client.post("/login/", {"username": "alpha", "password": "wrong"})
+        self.assertContains(answer, "The name or the token is wrong")
+        self.client.post("/login/", {"username": "alpha", "password": self.alpha_token})
+        answer = self.client.post("/upload/", {"file": self.named_file("team.zip", b"x")},
+                                  follow=True)
+        self.assertContains(answer, "Refused: team.zip: not a zip file")
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as archive:
+            archive.writestr("alpha/my_player.py", AGENT)
+        answer = self.client.post("/upload/", {"file": self.named_file("alpha.zip",
+                                                                       buffer.getvalue())},
+                                  follow=True)
+        self.assertContains(answer, "Version 1 received")
+        self.assertContains(answer, 'class="version checking"')
+
+    def test_every_page_answers(self):
+        for path in ("/", "/games/", "/teams/alpha/", "/teams/engine-1s/", "/login/",
+                     "/api/standings"):
+            with self.subTest(path=path):
+                self.assertEqual(self.client.get(path).status_code, 200)
+        for path in ("/teams/course-random/", "/teams/nobody/", "/games/999/"):
+            with self.subTest(path=path):
+                self.assertEqual(self.client.get(path).status_code, 404)

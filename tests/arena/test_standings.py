@@ -1,0 +1,115 @@
+"""The standings (standings.table): the Elo of `divercite-match -ratings` over the same
+records, and the seeds' statistics counted from the games, for the current versions only."""
+
+import os
+import tempfile
+
+from arena_games import play
+from django.test import TestCase
+
+import divercite
+from divercite import match
+from divercite.arena import standings, teams
+from divercite.arena.models import Entry, Game, Version
+from divercite.records import GameRecord
+
+AGENT = (b"from player_divercite import PlayerDivercite\n\n"
+         b"class MyPlayer(PlayerDivercite):\n    pass\n")
+
+
+def divercites_by_hand(moves):
+    """Each player's cities whose four neighbours hold resources of four colours."""
+    board = divercite.Position.from_moves(moves).board()
+    counts = [0, 0]
+    for (row, col), piece in board.items():
+        if piece[1] != "C":
+            continue
+        cells = ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+        around = [board.get(cell) for cell in cells]
+        if None not in around and all(p[1] == "R" for p in around) and \
+                len({p[0] for p in around}) == 4:
+            counts["WB".index(piece[2])] += 1
+    return counts
+
+
+class StandingsTest(TestCase):
+    def setUp(self):
+        teams.ensure_house()
+        standings.CACHE.key = None
+        self.versions = {}
+        for name in ("alpha", "beta"):
+            entry, _ = teams.add_team(name)
+            version = teams.upload(entry, "my_player.py", AGENT)
+            Version.objects.filter(pk=version.pk).update(status=Version.READY)
+            self.versions[name] = Version.objects.get(pk=version.pk)
+        Game.objects.all().delete()  # the check games
+        for name in ("greedy", "engine-1s"):
+            self.versions[name] = Entry.objects.get(name=name).current_version()
+        names = list(self.versions)
+        self.games = [play(self.versions[names[i % 4]], self.versions[names[(i + 1 + i // 4) % 4]],
+                           i) for i in range(12)]
+
+    def test_elo_as_the_runner_fits_the_same_records(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "records.jsonl")
+            with open(path, "w") as file:
+                file.writelines(game.record + "\n" for game in self.games)
+            expected = {s.name: s for s in match.ratings(path)}
+        lines = {line.team: line for line in standings.table()}
+        for name in self.versions:
+            self.assertAlmostEqual(lines[name].elo, expected[name].elo, delta=0.05)
+            if expected[name].elo_interval is not None:
+                self.assertAlmostEqual(lines[name].elo_high - lines[name].elo_low,
+                                       2 * expected[name].elo_interval, delta=0.2)
+        table = standings.table()
+        self.assertEqual([line.elo for line in table if line.elo is not None],
+                         sorted((line.elo for line in table if line.elo is not None),
+                                reverse=True))
+
+    def test_the_seeds_statistics(self):
+        lines = {line.team: line for line in standings.table()}
+        for name, version in self.versions.items():
+            line = lines[name]
+            mine = [(game, 0 if game.p1_id == version.pk else 1) for game in self.games
+                    if version.pk in (game.p1_id, game.p2_id)]
+            self.assertEqual(line.games, len(mine))
+            self.assertEqual(line.wins, sum(g.result == ("1-0", "0-1")[side] for g, side in mine))
+            self.assertEqual(line.losses, sum(g.result == ("0-1", "1-0")[side] for g, side in mine))
+            self.assertEqual(line.draws, sum(g.result == "1/2-1/2" for g, _ in mine))
+            records = [(GameRecord.from_json(g.record), side) for g, side in mine]
+            self.assertEqual(line.points_for, sum(r.final[side] for r, side in records))
+            self.assertEqual(line.points_against, sum(r.final[1 - side] for r, side in records))
+            self.assertEqual(line.divercites, sum(
+                divercites_by_hand([m.move for m in r.moves])[side] for r, side in records))
+            api = line.to_api()
+            self.assertEqual(api["points_for_per_game"], round(line.points_for / line.games, 2))
+            self.assertEqual(api["divercites_per_game"], round(line.divercites / line.games, 2))
+        self.assertGreater(sum(line.divercites for line in lines.values()), 0,
+                           "no divercité in twelve games: the count is not exercised")
+
+    def test_only_current_versions_and_no_check_games(self):
+        alpha = self.versions["alpha"].entry
+        newer = teams.upload(alpha, "my_player.py", AGENT)
+        Version.objects.filter(pk=newer.pk).update(status=Version.READY)
+        Game.objects.filter(purpose=Game.CHECK).delete()
+        lines = {line.team: line for line in standings.table()}
+        self.assertEqual((lines["alpha"].version, lines["alpha"].games, lines["alpha"].elo),
+                         (2, 0, None))
+        elos = [line.elo for line in lines.values()]
+        unrated = elos.index(None)
+        self.assertEqual(elos[unrated:], [None] * (len(elos) - unrated), "unrated lines last")
+        checker = Entry.objects.get(kind=Entry.CHECKER).current_version()
+        play(self.versions["beta"], checker, 20, purpose=Game.CHECK)
+        self.assertEqual({line.team: line.games for line in standings.table()}["beta"],
+                         lines["beta"].games)
+        self.assertNotIn("course-random", lines)
+
+    def test_api_fields(self):
+        body = self.client.get("/api/standings").json()["standings"]
+        self.assertEqual(set(body[0]) - {"kind", "version"}, {
+            "team", "elo", "elo_low", "elo_high", "games", "wins", "losses", "draws",
+            "divercites", "divercites_per_game", "points_for", "points_against",
+            "points_for_per_game", "points_against_per_game"})
+        self.assertEqual({line["team"] for line in body},
+                         {"alpha", "beta", "random", "greedy", "skypiea_v5", "engine-0.1s",
+                          "engine-1s", "engine-10s"})

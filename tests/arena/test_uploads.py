@@ -1,0 +1,128 @@
+"""Uploads as students make them on any system, and each refusal with a reason they can act
+on (uploads.read_upload)."""
+
+import io
+import stat
+import tempfile
+import zipfile
+from pathlib import Path
+
+from django.test import SimpleTestCase
+
+from divercite.arena import uploads
+from divercite.arena.uploads import UploadError, read_upload
+
+AGENT = (b"from player_divercite import PlayerDivercite\n\n"
+         b"class MyPlayer(PlayerDivercite):\n    pass\n")
+
+
+def zip_bytes(entries, compression=zipfile.ZIP_DEFLATED):
+    """A zip of (name or ZipInfo, bytes) entries."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression) as archive:
+        for name, content in entries:
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+class AcceptedTest(SimpleTestCase):
+    def test_one_file_becomes_my_player(self):
+        self.assertEqual(read_upload("agent.py", AGENT), {"my_player.py": AGENT})
+
+    def test_zip_with_the_agent_at_its_top(self):
+        files = read_upload("team.zip", zip_bytes([("my_player.py", AGENT),
+                                                   ("helpers/tools.py", b"X = 1\n"),
+                                                   ("weights.bin", bytes(range(256)))]))
+        self.assertEqual(set(files), {"my_player.py", "helpers/tools.py", "weights.bin"})
+
+    def test_zip_of_one_folder_is_unwrapped(self):
+        """Windows' "Compress to ZIP file" and macOS's "Compress" keep the folder."""
+        files = read_upload("team.zip", zip_bytes([("team/", b""), ("team/my_player.py", AGENT),
+                                                   ("team/helper.py", b"Y = 2\n")]))
+        self.assertEqual(set(files), {"my_player.py", "helper.py"})
+
+    def test_what_archivers_add_is_dropped(self):
+        files = read_upload("team.zip", zip_bytes([
+            ("team/my_player.py", AGENT), ("__MACOSX/team/._my_player.py", b"\x00\x05\x16"),
+            ("team/.DS_Store", b"\x00\x00\x00\x01Bud1"),
+            ("team/__pycache__/x.cpython-311.pyc", b"\xa7\r\r\n"),
+            ("team/.git/config", b"[core]\n")]))
+        self.assertEqual(set(files), {"my_player.py"})
+
+    def test_unpack_writes_the_files(self):
+        folder = Path(tempfile.mkdtemp()) / "version"
+        uploads.unpack({"my_player.py": AGENT, "sub/data.txt": b"d"}, folder)
+        self.assertEqual((folder / "my_player.py").read_bytes(), AGENT)
+        self.assertEqual((folder / "sub" / "data.txt").read_bytes(), b"d")
+        self.assertEqual(stat.S_IMODE((folder / "my_player.py").stat().st_mode), 0o644)
+
+
+class RefusedTest(SimpleTestCase):
+    def refused(self, name, data, phrase):
+        with self.assertRaises(UploadError) as caught:
+            read_upload(name, data)
+        self.assertIn(phrase, str(caught.exception))
+        return str(caught.exception)
+
+    def test_too_large(self):
+        self.refused("my_player.py", b"#" * (uploads.MAX_UPLOAD_BYTES + 1), "at most 20 MB")
+
+    def test_too_many_files(self):
+        entries = [("my_player.py", AGENT)] + [(f"f{i}.txt", b"") for i in
+                                               range(uploads.MAX_FILES)]
+        self.refused("team.zip", zip_bytes(entries, zipfile.ZIP_STORED), "more than 2000 files")
+
+    def test_too_much_unpacked(self):
+        """A zip bomb: a few hundred KB that unpack to more than the limit."""
+        bomb = zip_bytes([("my_player.py", AGENT),
+                          ("zeros.bin", bytes(uploads.MAX_UNPACKED_BYTES + 1))])
+        self.assertLess(len(bomb), 1 << 20)
+        self.refused("team.zip", bomb, "more than 100 MB unpacked")
+
+    def test_names_leaving_the_folder(self):
+        for name in ("../evil.py", "team/../../evil.py", "/etc/evil.py"):
+            with self.subTest(name=name):
+                self.refused("team.zip", zip_bytes([("my_player.py", AGENT), (name, b"")]),
+                             "a name that leaves the folder")
+
+    def test_symbolic_link(self):
+        link = zipfile.ZipInfo("my_link")
+        link.create_system = 3
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        self.refused("team.zip", zip_bytes([("my_player.py", AGENT), (link, b"/etc/shadow")]),
+                     "a symbolic link")
+
+    def test_odd_characters(self):
+        for name in ("a;b.py", "é.py", "x\ny.py", "-rf.py", "back\\slash.py", "trailing .py "):
+            with self.subTest(name=name):
+                message = self.refused("team.zip", zip_bytes([("my_player.py", AGENT),
+                                                              (name, b"")]), repr(name))
+                self.assertRegex(message, "odd characters|with '\\\\'")
+
+    def test_not_a_zip(self):
+        self.refused("team.zip", b"PK\x03\x04 not really", "not a zip file")
+        self.refused("team.tar.gz", b"\x1f\x8b", "send my_player.py or a .zip")
+
+    def test_no_agent(self):
+        self.refused("team.zip", zip_bytes([("agent.py", AGENT)]), "no my_player.py")
+        self.refused("team.zip", zip_bytes([("a/my_player.py", AGENT), ("b/x.py", b"")]),
+                     "no my_player.py")
+
+    def test_not_utf8_python(self):
+        self.refused("my_player.py", b"# caf\xe9\nx = 1\n", "my_player.py: not UTF-8 (byte 0xe9")
+        self.refused("team.zip", zip_bytes([("my_player.py", AGENT),
+                                            ("helper.py", b"def f(:\n")]),
+                     "helper.py line 1: not Python")
+
+    def test_encrypted_and_duplicated(self):
+        data = bytearray(zip_bytes([("my_player.py", AGENT)], zipfile.ZIP_STORED))
+        # The general-purpose flag's bit 0 (encrypted), in the local and the central header.
+        for header in (b"PK\x03\x04", b"PK\x01\x02"):
+            offset = data.index(header) + (6 if header == b"PK\x03\x04" else 8)
+            data[offset] |= 1
+        self.refused("team.zip", bytes(data), "encrypted")
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # zipfile warns of the duplicate as it writes it
+            twice = zip_bytes([("my_player.py", AGENT), ("my_player.py", AGENT)])
+        self.refused("team.zip", twice, "twice in the zip")
