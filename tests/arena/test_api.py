@@ -69,6 +69,11 @@ class AgentsTest(ArenaTestCase):
         self.assertIn("multipart field `file`", answer.json()["error"])
         self.assertEqual(Version.objects.filter(entry=self.alpha).count(), 0)
 
+    def test_a_file_too_large_is_refused_before_it_is_read(self):
+        answer = self.post_agent(self.alpha_token, "team.zip", b"\0" * (20 * (1 << 20) + 1))
+        self.assertEqual(answer.status_code, 400)
+        self.assertEqual(answer.json()["error"], "team.zip: 20.0 MB; at most 20 MB")
+
     def test_a_token_is_needed_and_must_be_a_team_s(self):
         self.assertEqual(self.post_agent(None).status_code, 401)
         self.assertEqual(self.post_agent("not-a-token").status_code, 401)

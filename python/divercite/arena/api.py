@@ -20,7 +20,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from . import standings, teams
 from .models import Entry, Game, Version
-from .uploads import UploadError
+from .uploads import MAX_UPLOAD_BYTES, UploadError
 
 
 def error(status: int, reason: str) -> JsonResponse:
@@ -66,10 +66,18 @@ def agents(request):
     if sent is None:
         return error(400, "no file: send the agent as the multipart field `file`")
     try:
-        version = teams.upload(team, sent.name, sent.read())
+        version = teams.upload(team, sent.name, read_sent(sent))
     except UploadError as refused:
         return error(400, str(refused))
     return JsonResponse({"version": version.pk, "status": version.status}, status=201)
+
+
+def read_sent(sent) -> bytes:
+    """An uploaded file's bytes; UploadError, before reading it, if it is too large."""
+    if sent.size > MAX_UPLOAD_BYTES:
+        raise UploadError(f"{sent.name}: {sent.size / (1 << 20):.1f} MB; at most "
+                          f"{MAX_UPLOAD_BYTES >> 20} MB")
+    return sent.read()
 
 
 def version_json(version: Version) -> dict:
@@ -116,7 +124,7 @@ def games(request):
     team = request.GET.get("team")
     if team is not None and not Entry.objects.filter(name=team).exists():
         return error(404, f"no team named {team!r}")
-    return JsonResponse({"games": [game_json(game) for game in games_shown(team)[:1000]]})
+    return JsonResponse({"games": [game_json(game) for game in games_shown(team)]})
 
 
 @only("GET")

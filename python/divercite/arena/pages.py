@@ -126,7 +126,7 @@ def upload_page(request):
                                     "folder.")
         else:
             try:
-                version = teams.upload(team, sent.name, sent.read())
+                version = teams.upload(team, sent.name, api.read_sent(sent))
             except UploadError as refused:
                 messages.error(request, f"Refused: {refused}")
             else:

@@ -45,7 +45,7 @@ TEMPLATES = [{
     ]},
 }]
 DATABASES = {"default": {
-    "ENGINE": "django.db.backends.sqlite3",
+    "ENGINE": "divercite.arena.sqlite",  # Django's, each transaction BEGIN IMMEDIATE
     "NAME": str(_arena.sqlite),
     # Worker threads and page requests write at once: wait for the lock, do not fail.
     "OPTIONS": {"timeout": 60},
