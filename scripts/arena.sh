@@ -13,7 +13,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh arena
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDIVERCITE_PYTHON_PACKAGE=ON >/dev/null
+# As scripts/main.sh: the Release tree without the tests (scripts/build.sh turns them on again).
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDIVERCITE_WERROR=OFF \
+  -DDIVERCITE_TESTS=OFF -DDIVERCITE_PYTHON_PACKAGE=ON >/dev/null
 cmake --build build --target divercite divercite-match divercite-analyze divercite_python_core
 
 dir="${1:-build/arena-demo}"

@@ -58,7 +58,7 @@ def replay_of(game: Game) -> dict:
     tc = [settings.ARENA.tc * 1000] * 2
     for side, text in enumerate(record.tc or []):
         try:
-            tc[side] = float(text.split("=", 1)[1]) * 1000
+            tc[side] = float(text.split("=", 1)[1].split("+")[0]) * 1000  # "tc=900+0"
         except (IndexError, ValueError):
             pass
     opening = record.opening_moves()

@@ -19,6 +19,7 @@ from django.conf import settings
 from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
 from django.core.wsgi import get_wsgi_application
 
+from .. import programs
 from . import queue
 from .config import ArenaError
 from .worker import Workers
@@ -51,7 +52,25 @@ def hold_folder(arena):
     return lock
 
 
+def check_programs(workers: int) -> None:
+    """What the workers run, found before any game is claimed: a game that cannot be played
+    for want of a program would otherwise fail, and a new version be rejected for it."""
+    if workers == 0:
+        return
+    for name, variable in (("divercite-match", "DIVERCITE_MATCH"),
+                           ("divercite", "DIVERCITE_ENGINE"),
+                           ("divercite-analyze", "DIVERCITE_ANALYZE")):
+        try:
+            programs.find(name, variable)
+        except programs.ProgramNotFoundError as error:
+            raise ArenaError(str(error)) from None
+    if shutil.which("bwrap") is None:
+        raise ArenaError("the sandbox that runs the teams' agents needs bubblewrap (`bwrap`): "
+                         "on Debian or Ubuntu, `sudo apt install bubblewrap`")
+
+
 def serve(host: str, port: int, workers: int, out=sys.stdout) -> int:
+    check_programs(workers)
     lock = hold_folder(settings.ARENA)  # noqa: F841 - held until the process ends
     scratch = settings.ARENA.scratch
     shutil.rmtree(scratch, ignore_errors=True)  # what a killed arena's games left

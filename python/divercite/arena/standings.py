@@ -128,11 +128,12 @@ def current_versions() -> Dict[int, Tuple[str, str, int]]:
     """{version id: (entry name, kind, number)} of the versions that play now: each team's
     newest ready version and each house opponent's."""
     from .models import Entry, Version
-    current = {}
+    current, seen = {}, set()
     for version in (Version.objects.filter(status=Version.READY,
                                            entry__kind__in=(Entry.TEAM, Entry.HOUSE))
                     .select_related("entry").order_by("entry_id", "-number")):
-        if all(v[0] != version.entry.name for v in current.values()):
+        if version.entry_id not in seen:  # the newest first
+            seen.add(version.entry_id)
             current[version.pk] = (version.entry.name, version.entry.kind, version.number)
     return current
 

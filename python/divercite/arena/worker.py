@@ -25,7 +25,7 @@ from django.db.models import Q
 from .. import match, programs
 from ..records import read_records
 from . import house, matchmaking, queue, standings
-from .models import Game
+from .models import Game, Version
 
 log = logging.getLogger("divercite.arena")
 SCHEDULE = threading.Lock()  # one thread at a time chooses a ladder pair
@@ -58,7 +58,6 @@ def next_game(worker: str, rng: random.Random) -> Optional[Game]:
         pair = matchmaking.choose(ids, elo, done, playing, settings.ARENA.placement_games, rng)
         if pair is None:
             return None
-        from .models import Version
         p1, p2 = (Version.objects.select_related("entry").get(pk=pk) for pk in pair)
         return queue.start_ladder_game(p1, p2, worker)
 
