@@ -13,7 +13,10 @@ from divercite.arena.models import Game
 from divercite.records import GameRecord, MoveRecord
 
 REFERENCE_GAMES = [json.loads(line) for line in
-                   (REFERENCE / "games.jsonl").read_text().splitlines()[:40]]
+                   (REFERENCE / "games.jsonl").read_text().splitlines()]
+# A drawn reference game (equal final scores): the first 40 hold none.
+DRAWN = next(index for index, game in enumerate(REFERENCE_GAMES)
+             if game["final"][0] == game["final"][1])
 
 
 def result_of(final) -> str:

@@ -10,7 +10,7 @@ import sys
 
 from arena_support import HERE, setup_django
 
-UNIT_SUITES = ["test_uploads", "test_api", "test_matchmaking", "test_standings"]
+UNIT_SUITES = ["test_models", "test_uploads", "test_api", "test_matchmaking", "test_standings"]
 
 
 def main() -> int:

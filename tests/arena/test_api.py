@@ -102,12 +102,19 @@ class AgentsTest(ArenaTestCase):
                      "/static/arena.sqlite3"):
             with self.subTest(path=path):
                 self.assertIn(self.client.get(path).status_code, (400, 404))
-        alpha = Client()
+        check = queue.claim("w")
+        self.assertTrue(queue.finish(check, record_of(check, 0)))
+        alpha, beta = Client(), Client()
         alpha.login(username="alpha", password=self.alpha_token)
+        beta.login(username="beta", password=self.beta_token)
         for path in ("/", "/games/", "/teams/alpha/", f"/api/agents/{version}", "/api/games",
-                     "/api/standings"):
-            with self.subTest(path=path):
-                self.assertNotIn(b"the team alpha wrote this", alpha.get(path).content)
+                     "/api/standings", f"/games/{check.pk}/", f"/api/games/{check.pk}/record",
+                     "/api/games?team=alpha"):
+            for client in (alpha, beta):
+                with self.subTest(path=path):
+                    answer = client.get(path)
+                    self.assertIn(answer.status_code, (200, 404))
+                    self.assertNotIn(b"the team alpha wrote this", answer.content)
 
 
 class ChallengesTest(ArenaTestCase):
@@ -211,6 +218,12 @@ class QueueTest(ArenaTestCase):
                          {"p1": "alpha", "p2": "greedy", "result": done.result,
                           "termination": "normal"})
         self.assertEqual(len(self.client.get("/api/games?team=beta").json()["games"]), 0)
+        self.assertEqual([g["id"] for g in
+                          self.client.get("/api/games?team=alpha").json()["games"]],
+                         [playing.pk, done.pk])
+        self.assertEqual([g["id"] for g in
+                          self.client.get("/api/games?team=greedy").json()["games"]],
+                         [playing.pk, done.pk])
         self.assertEqual(self.client.get("/api/games?team=nobody").status_code, 404)
         record = self.client.get(f"/api/games/{done.pk}/record")
         self.assertEqual(record.content.decode(), done.record + "\n")
@@ -240,8 +253,13 @@ class PagesTest(ArenaTestCase):
         alpha.login(username="alpha", password=self.alpha_token)
         beta.login(username="beta", password=self.beta_token)
         self.assertContains(alpha.get("/teams/alpha/"), "SECRET_IN_THE_REASON")
-        self.assertNotContains(beta.get("/teams/alpha/"), "SECRET_IN_THE_REASON")
-        self.assertNotContains(self.client.get("/teams/alpha/"), "SECRET_IN_THE_REASON")
+        self.assertContains(alpha.get("/teams/alpha/"), '<pre class="reason">')
+        for client in (beta, self.client):
+            page = client.get("/teams/alpha/")
+            self.assertContains(page, 'class="version rejected"')  # the version is listed
+            self.assertNotContains(page, "SECRET_IN_THE_REASON")
+            self.assertNotContains(page, 'class="reason"')
+        self.assertNotContains(alpha.get("/teams/beta/"), 'class="reason"')
 
     def test_forms_need_their_csrf_token(self):
         guarded = Client(enforce_csrf_checks=True)
@@ -257,6 +275,14 @@ class PagesTest(ArenaTestCase):
                                            "csrfmiddlewaretoken": token})
         self.assertEqual(answer.status_code, 302)
         self.assertEqual(Version.objects.filter(entry=self.alpha).count(), 1)
+        self.assertFalse(Game.objects.filter(purpose=Game.CHALLENGE).exists())
+        ready(self.alpha.versions.get())
+        page = guarded.get("/teams/random/")
+        self.assertContains(page, 'action="/challenge/"')
+        answer = guarded.post("/challenge/", {"opponent": "random", "games": 2,
+                                              "csrfmiddlewaretoken": page.context["csrf_token"]})
+        self.assertEqual((answer.status_code, answer["Location"]), (302, "/teams/random/"))
+        self.assertEqual(Game.objects.filter(purpose=Game.CHALLENGE).count(), 2)
 
     def test_login_with_the_token_and_the_upload_form(self):
         self.assertEqual(self.client.get("/upload/").status_code, 302)
@@ -283,3 +309,135 @@ class PagesTest(ArenaTestCase):
         for path in ("/teams/course-random/", "/teams/nobody/", "/games/999/"):
             with self.subTest(path=path):
                 self.assertEqual(self.client.get(path).status_code, 404)
+
+
+class TokensTest(ArenaTestCase):
+    """A request acts for the team of its token, and for no team without one: the API takes
+    no session cookie for a POST (it is exempt from CSRF, so a cookie would let any site
+    upload or challenge for a logged-in team)."""
+
+    def test_a_session_does_not_post_to_the_api(self):
+        alpha = Client(enforce_csrf_checks=True)
+        alpha.login(username="alpha", password=self.alpha_token)
+        ready(teams.upload(self.alpha, "my_player.py", AGENT))
+        self.assertEqual(self.post_agent(None, client=alpha).status_code, 401)
+        answer = alpha.post("/api/challenges", json.dumps({"opponent": "random", "games": 1}),
+                            content_type="application/json")
+        self.assertEqual(answer.status_code, 401)
+        self.assertEqual(Version.objects.filter(entry=self.alpha).count(), 1)
+        self.assertFalse(Game.objects.filter(purpose=Game.CHALLENGE).exists())
+
+    def test_each_token_acts_for_its_own_team(self):
+        ready(teams.upload(self.alpha, "my_player.py", AGENT))
+        ready(teams.upload(self.beta, "my_player.py", AGENT))
+        body = self.post_agent(self.beta_token).json()
+        self.assertEqual(Version.objects.get(pk=body["version"]).entry, self.beta)
+        answer = self.client.post("/api/challenges",
+                                  json.dumps({"opponent": "alpha", "games": 3}),
+                                  content_type="application/json",
+                                  HTTP_AUTHORIZATION=f"Token {self.beta_token}")
+        self.assertEqual(answer.json()["quota_left"], 17)
+        self.assertEqual(Entry.objects.get(name="alpha").challenge_quota, 20)
+        self.assertEqual(Entry.objects.get(name="beta").challenge_quota, 17)
+        self.assertEqual(set(Game.objects.filter(purpose=Game.CHALLENGE)
+                             .values_list("challenge__team__name", flat=True)), {"beta"})
+        # A token with another scheme, or a team's name, is no token.
+        for header in (f"Bearer {self.alpha_token}", f"token {self.alpha_token}",
+                       "Token alpha", self.alpha_token):
+            with self.subTest(header=header):
+                self.assertEqual(self.client.post("/api/agents", {},
+                                                  HTTP_AUTHORIZATION=header).status_code, 401)
+
+    def test_requests_the_api_refuses(self):
+        headers = {"HTTP_AUTHORIZATION": f"Token {self.alpha_token}"}
+        for path in ("/api/challenges", "/api/agents"):
+            with self.subTest(path=path):
+                answer = self.client.get(path, **headers)
+                self.assertEqual(answer.status_code, 405)
+                self.assertIn("POST", answer.json()["error"])
+        self.assertEqual(self.client.post("/api/standings").status_code, 405)
+        for body in ("not json", "[1, 2]", '{"games": 2}', '{"opponent": 3}'):
+            with self.subTest(body=body):
+                answer = self.client.post("/api/challenges", body,
+                                          content_type="application/json", **headers)
+                self.assertEqual(answer.status_code, 400)
+                self.assertIn("error", answer.json())
+        self.assertEqual(self.client.get("/api/agents/999999", **headers).status_code, 404)
+
+    def test_an_upload_that_could_not_be_unpacked_is_refused_not_a_server_error(self):
+        """A zip holding a file `data` and a file `data/x.txt`: neither could be written."""
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as archive:
+            archive.writestr("my_player.py", AGENT)
+            archive.writestr("data", b"1")
+            archive.writestr("data/x.txt", b"2")
+        client = Client(raise_request_exception=False)
+        answer = self.post_agent(self.alpha_token, "team.zip", buffer.getvalue(), client)
+        self.assertEqual(answer.status_code, 400)
+        self.assertIn("both a file and a folder", answer.json()["error"])
+        self.assertFalse(Version.objects.filter(entry=self.alpha).exists())
+        client.login(username="alpha", password=self.alpha_token)
+        page = client.post("/upload/", {"file": self.named_file("team.zip", buffer.getvalue())},
+                           follow=True)
+        self.assertContains(page, "Refused: &#x27;data&#x27;: both a file and a folder")
+
+    def test_the_administrator_reaches_what_teams_cannot(self):
+        User.objects.create_superuser("admin", password="admin-password")
+        admin = Client()
+        admin.login(username="admin", password="admin-password")
+        self.assertEqual(admin.get("/admin/arena/entry/").status_code, 200)
+        version = teams.upload(self.alpha, "my_player.py", AGENT)
+        Version.objects.filter(pk=version.pk).update(status=Version.REJECTED,
+                                                     reason="crash: for the staff's eyes")
+        self.assertContains(admin.get("/teams/alpha/"), "crash: for the staff&#x27;s eyes")
+        alpha = Client()
+        alpha.login(username="alpha", password=self.alpha_token)
+        self.assertEqual(alpha.get("/admin/arena/entry/").status_code, 302)
+        self.assertEqual(alpha.post(f"/admin/arena/entry/{self.alpha.pk}/delete/", {"post": "yes"})
+                         .status_code, 302)
+        self.assertTrue(Entry.objects.filter(pk=self.alpha.pk).exists())
+
+
+class AgentTextTest(ArenaTestCase):
+    """What an agent wrote (quoted by the runner in a game's reason: a traceback holds lines
+    of its code) is read by the game's two teams and the staff, not by the other teams."""
+
+    SAID = "crash: alpha crashed (engine said: File \"my_player.py\", line 9: SECRET_LINE)"
+
+    def setUp(self):
+        super().setUp()
+        self.gamma, self.gamma_token = teams.add_team("gamma")
+        mine = ready(teams.upload(self.alpha, "my_player.py", AGENT))
+        theirs = ready(teams.upload(self.beta, "my_player.py", AGENT))
+        Game.objects.all().delete()
+        self.game = play(mine, theirs, 5, termination="crash", reason=self.SAID, plies=7)
+
+    def seen(self, token=None, client=None):
+        client = client or self.client
+        headers = {"HTTP_AUTHORIZATION": f"Token {token}"} if token else {}
+        listed = client.get("/api/games", **headers).json()["games"][0]["reason"]
+        record = json.loads(client.get(f"/api/games/{self.game.pk}/record", **headers).content)
+        page = client.get(f"/games/{self.game.pk}/").content.decode()
+        return listed, record["reason"], page
+
+    def test_the_game_s_teams_read_it_whole(self):
+        for token in (self.alpha_token, self.beta_token):
+            listed, recorded, _ = self.seen(token)
+            self.assertEqual(listed, self.SAID)
+            self.assertEqual(recorded, self.SAID)
+        alpha = Client()
+        alpha.login(username="alpha", password=self.alpha_token)
+        self.assertIn("SECRET_LINE", self.seen(client=alpha)[2])
+
+    def test_others_read_the_runner_s_words_alone(self):
+        gamma = Client()
+        gamma.login(username="gamma", password=self.gamma_token)
+        for seen in (self.seen(), self.seen(self.gamma_token), self.seen(client=gamma)):
+            listed, recorded, page = seen
+            self.assertEqual(listed, "crash: alpha crashed (what the agent wrote is for its "
+                                     "team's eyes)")
+            self.assertEqual(recorded, listed)
+            self.assertNotIn("SECRET_LINE", page)
+            self.assertIn("alpha crashed", page)
+        record = json.loads(self.client.get(f"/api/games/{self.game.pk}/record").content)
+        self.assertEqual(len(record["moves"]), 7, "the rest of the record is whole")

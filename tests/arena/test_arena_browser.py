@@ -1,14 +1,22 @@
 #!/usr/bin/python3
 """The arena's pages in a real browser (issue 43): Debian's Chromium, headless, over the
-DevTools protocol (tests/browser/chromium_devtools.py), against a real `divercite-arena serve`.
+DevTools protocol (tests/browser/chromium_devtools.py), against a real `divercite-arena serve`
+(`python3 -m divercite.arena serve DIR --port 0`, its address read from what it prints,
+stopped by SIGTERM at the end).
 
-Checks: the standings page lists the house opponents and sorts by a clicked heading; a team
-logs in with its token and uploads its agent through the form, lands on its page where the
-version's status appears (checking, then ready once its check game is played); a game's page
-replays the game with the keys (Home, the arrows, End: the board's pieces, the ply and the
-current move follow); at a phone's width (390 px) no page is wider than the screen and the
-board fits; every request stays on the arena's own address; the browser logged no error.
-Screenshots in --out.
+Checks: the standings page lists the house opponents once they have games, and a click on a
+heading sorts its rows (one way, then the other); a team logs in through the form with its
+name and token, uploads its agent through the upload form (the file input set over DevTools)
+and lands on its page, where the version's status appears (checking, or ready already), then
+ready once its check game is played; a finished game's page draws the board and replays the
+game with the keys (Home: the empty board; → three times: 3 pieces; ←; End: every move), the
+ply and the highlighted move following; at a phone's width (390 x 844, mobile) no page is
+wider than the screen (wide tables scroll inside their own box), the board fits, the replay's
+buttons are 44 px tall and work; the review page of one of the team's lost games is opened
+too if one was analysed by then (how soon depends on the ladder's draws: not waited for);
+every request the browser made stayed on the arena's address (or data:/blob:); the browser
+logged no error, no uncaught exception, no failed load.
+Screenshots (the phone's of the whole page) in --out.
 
     test_arena_browser.py --out DIR
 """
@@ -17,9 +25,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import json
 import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from arena_process import Server, add_teams, init, poll
@@ -30,6 +41,7 @@ from chromium_devtools import WatchedPage, open_page  # noqa: E402
 
 HOUSE = ("random", "greedy", "skypiea_v5", "engine-0.1s", "engine-1s", "engine-10s")
 KEYS = {"Home": 36, "End": 35, "ArrowLeft": 37, "ArrowRight": 39}
+PHONE = (390, 844)
 FAILURES: list[str] = []
 
 
@@ -39,129 +51,259 @@ def check(condition, what: str):
         FAILURES.append(what)
 
 
-async def go(page: WatchedPage, url: str):
-    await page.call("Page.navigate", url=url)
-    await page.wait_for(f"location.href === {url!r} && document.readyState === 'complete'",
-                        what=f"{url} loaded")
+class ArenaPage(WatchedPage):
+    """A watched page, navigated and clicked as a person does."""
+
+    async def settled(self, action, what: str, timeout: float = 60.0):
+        """Runs `action` (a coroutine function) that leads to another document, and waits
+        until that document has loaded: a mark left on the old one's window tells them
+        apart (a reload of the same address included)."""
+        await self.evaluate("window.arenaTestOldPage = true")
+        await action()
+        await self.wait_for("!window.arenaTestOldPage && document.readyState === 'complete'",
+                            timeout, what)
+        return await self.evaluate("location.href")
+
+    async def go(self, url: str):
+        async def navigate():
+            await self.call("Page.navigate", url=url)
+        href = await self.settled(navigate, f"{url} loaded")
+        if href.split("#")[0] != url:  # a page may mark its state in the fragment
+            raise RuntimeError(f"{url} led to {href}")
+
+    async def box(self, selector: str):
+        """The element's [left, top, width, height] in the viewport, scrolled into view."""
+        return await self.wait_for(
+            f"(e => e && (e.scrollIntoView({{block: 'center'}}), (r => r.width && "
+            f"[r.left, r.top, r.width, r.height])(e.getBoundingClientRect())))"
+            f"(document.querySelector({selector!r}))", what=f"{selector} shown")
+
+    async def click_on(self, selector: str):
+        left, top, width, height = await self.box(selector)
+        await self.click_at(left + width / 2, top + height / 2)
+
+    async def type_into(self, selector: str, text: str):
+        await self.click_on(selector)
+        await self.wait_for(f"document.activeElement === document.querySelector({selector!r})",
+                            what=f"{selector} focused")
+        await self.call("Input.insertText", text=text)
+
+    async def press(self, key: str):
+        for kind in ("keyDown", "keyUp"):
+            await self.call("Input.dispatchKeyEvent", type=kind, key=key, code=key,
+                            windowsVirtualKeyCode=KEYS[key])
+
+    async def whole_page_shot(self, path: Path):
+        """A screenshot of the whole page, not only of the screen."""
+        metrics = await self.call("Page.getLayoutMetrics")
+        size = metrics.get("cssContentSize") or metrics["contentSize"]
+        shot = await self.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
+                               clip=dict(x=0, y=0, width=size["width"], height=size["height"],
+                                         scale=1))
+        path.write_bytes(base64.b64decode(shot["data"]))
 
 
-async def press(page: WatchedPage, key: str):
-    for kind in ("keyDown", "keyUp"):
-        await page.call("Input.dispatchKeyEvent", type=kind, key=key, code=key,
-                        windowsVirtualKeyCode=KEYS[key])
-
-
-async def standings(page: WatchedPage, server: Server, out: Path):
-    await go(page, server.address)
+async def standings(page: ArenaPage, server: Server, out: Path):
+    await page.go(server.address)
     teams = await page.evaluate(
         "Array.from(document.querySelectorAll('table.standings tbody tr td:nth-child(2) a'))"
         ".map(a => a.textContent)")
     check(set(HOUSE) <= set(teams or []), f"the standings list the house opponents: {teams}")
-    elo_column = "Array.from(document.querySelectorAll('table.standings tbody tr'))" \
-                 ".map(r => parseFloat(r.cells[2].textContent)).filter(x => !isNaN(x))"
+    column = await page.evaluate(
+        "Array.from(document.querySelectorAll('table.standings thead th'))"
+        ".findIndex(th => th.textContent.trim() === 'Elo')")
+    check(column is not None and column >= 0, f"the standings have an Elo column ({column})")
+    cells = (f"Array.from(document.querySelectorAll('table.standings tbody tr'))"
+             f".map(r => r.cells[{column}].textContent.trim())")
+    rows = await page.evaluate("document.querySelectorAll('table.standings tbody tr').length")
+    heading = f"table.standings thead th:nth-child({column + 1})"
     for order in ("descending", "ascending"):
-        await page.evaluate("document.querySelectorAll('table.standings th')[2].click()")
-        values = await page.evaluate(elo_column)
-        expected = sorted(values, reverse=order == "descending")
-        check(values == expected and len(values) >= 2,
-              f"a click on Elo sorts the table, {order}: {values}")
+        await page.click_on(heading)
+        await page.wait_for(f"document.querySelector({heading!r}).getAttribute('aria-sort') "
+                            f"=== {order!r}", what=f"the Elo heading marked {order}")
+        shown = await page.evaluate(cells)
+        rated = [float(text) for text in shown if text not in ("–", "")]
+        unrated = shown[len(rated):]
+        in_order = rated == sorted(rated, reverse=order == "descending")
+        check(in_order and len(rated) >= 2 and all(t in ("–", "") for t in unrated)
+              and len(shown) == rows,
+              f"a click on Elo sorts the rows {order} (unrated last): {shown}")
     await page.screenshot(out / "standings.png")
 
 
-async def log_in_and_upload(page: WatchedPage, server: Server, token: str, agent: Path,
-                            out: Path):
-    await go(page, server.address + "login/")
-    await page.evaluate(f"document.querySelector('input[name=username]').value = 'alpha';"
-                        f"document.querySelector('input[name=password]').value = {token!r};"
-                        "document.querySelector('form.login').submit()")
-    await page.wait_for(f"location.href === {server.address!r}", what="logged in")
-    check(await page.evaluate("document.body.textContent.includes('Log out alpha')"),
-          "logged in with the team's token")
-    await go(page, server.address + "upload/")
+async def log_in_and_upload(page: ArenaPage, server: Server, token: str, agent: Path,
+                            out: Path) -> float:
+    """Logs in and uploads; the seconds from the upload to the version ready."""
+    await page.go(server.address + "login/")
+    await page.type_into("input[name=username]", "alpha")
+    await page.type_into("input[name=password]", token)
+    landed = await page.settled(lambda: page.click_on("form.login button[type=submit]"),
+                                "the page after logging in")
+    check(landed == server.address, f"logging in leads to the standings ({landed})")
+    check(await page.evaluate("Array.from(document.querySelectorAll('header nav button'))"
+                              ".some(b => b.textContent.trim() === 'Log out alpha')"),
+          "logged in with the team's name and token")
+
+    await page.go(server.address + "upload/")
     document = await page.call("DOM.getDocument")
     node = await page.call("DOM.querySelector", nodeId=document["root"]["nodeId"],
-                           selector="input[type=file]")
+                           selector="form.upload input[type=file]")
     await page.call("DOM.setFileInputFiles", files=[str(agent)], nodeId=node["nodeId"])
-    await page.evaluate("document.querySelector('form.upload').submit()")
+    chosen = await page.evaluate("Array.from(document.querySelector('form.upload "
+                                 "input[type=file]').files).map(f => f.name)")
+    check(chosen == ["my_player.py"], f"the form's file input holds the agent: {chosen}")
+    sent = time.monotonic()
     team_page = server.address + "teams/alpha/"
-    await page.wait_for(f"location.href === {team_page!r} && document.readyState === 'complete'",
-                        what="the team's page after the upload")
-    first = await page.evaluate("document.querySelector('tr.version .status')?.textContent")
+    landed = await page.settled(lambda: page.click_on("form.upload button[type=submit]"),
+                                "the page after the upload")
+    check(landed == team_page, f"the upload leads to the team's page ({landed})")
+    check("Version 1 received" in (await page.evaluate(
+        "document.querySelector('.message.success')?.textContent") or ""),
+        "the upload is confirmed")
+    status = "document.querySelector('tr.version .status')?.textContent"
+    first = await page.evaluate(status)
     check(first in ("checking", "ready"), f"the version's status appears: {first}")
-    check(await page.evaluate("document.querySelector('.message.success')?.textContent"
-                              ".includes('Version 1 received')"), "the upload is confirmed")
     await page.screenshot(out / "uploaded.png")
 
-    async def status():
-        await go(page, team_page)
-        return await page.evaluate("document.querySelector('tr.version .status').textContent")
-    deadline = asyncio.get_running_loop().time() + 120
-    while (now := await status()) == "checking" and \
-            asyncio.get_running_loop().time() < deadline:
-        await asyncio.sleep(1)
-    check(now == "ready", f"the version is ready after its check game: {now}")
+    deadline = time.monotonic() + 120
+    now = first
+    while now == "checking" and time.monotonic() < deadline:
+        await asyncio.sleep(0.5)  # between reloads: the check game plays meanwhile
+        await page.go(team_page)
+        now = await page.evaluate(status)
+    waited = time.monotonic() - sent
+    check(now == "ready", f"the version is ready after its check game ({waited:.0f} s): {now}")
+    check(await page.evaluate("document.querySelector('tr.version').classList.contains('ready')"),
+          "the version's row is marked ready")
+    return waited
 
 
-async def replay(page: WatchedPage, server: Server, out: Path) -> str:
+async def replay(page: ArenaPage, server: Server, out: Path) -> str:
     games = server.json("/api/games?team=alpha")["games"] + server.json("/api/games")["games"]
     game = next(g for g in games if g["result"] is not None)
     url = f"{server.address}games/{game['id']}/"
-    await go(page, url)
+    await page.go(url)
     moves = await page.wait_for("document.querySelectorAll('#moves button.move').length",
                                 what="the move list")
-    pieces = "document.querySelectorAll('#board .piece').length"
+    labels = await page.evaluate(
+        "Array.from(document.querySelectorAll('#moves button.move')).map(b => b.textContent)")
+    state = ("[document.querySelectorAll('#board .piece').length, "
+             "document.getElementById('ply').textContent, "
+             "Array.from(document.querySelectorAll('#moves button.move.current'))"
+             ".map(b => b.textContent)]")
 
-    async def at(what):
-        return await page.evaluate(f"[{pieces}, document.getElementById('ply').textContent, "
-                                   "document.querySelector('button.move.current')?.textContent"
-                                   " ?? null]")
-    check((await at("end"))[0] == moves, f"the game's page shows its last board ({moves} pieces)")
-    await press(page, "Home")
-    check(await at("start") == [0, f"0 / {moves}", None], "Home: the empty board")
+    async def reaches(ply: int, what: str):
+        """Polls until the page shows ply `ply`: its pieces, its label, its move alone
+        highlighted; checks it (what it shows if not within the deadline)."""
+        expected = [ply, f"{ply} / {moves}", [labels[ply - 1]] if ply else []]
+        try:
+            wanted = json.dumps(json.dumps(expected, separators=(",", ":")))
+            await page.wait_for(f"JSON.stringify({state}) === {wanted}", 10, what)
+        except RuntimeError:
+            pass
+        shown = await page.evaluate(state)
+        check(shown == expected, f"{what}: {shown[0]} pieces, ply {shown[1]!r}, "
+                                 f"highlighted {shown[2]}")
+
+    check(await page.evaluate("document.querySelectorAll('#board svg').length") == 1,
+          "the game's page draws the board")
+    await reaches(moves, f"the game's page opens on its last board ({moves} moves, game "
+                         f"{game['id']}, {game['p1']}–{game['p2']})")
+    await page.press("Home")
+    await reaches(0, "Home: the empty board, no move highlighted")
     for _ in range(3):
-        await press(page, "ArrowRight")
-    third = await page.evaluate("document.querySelectorAll('button.move')[2].textContent")
-    check(await at("third") == [3, f"3 / {moves}", third], f"→ three times: ply 3, {third}")
-    await press(page, "ArrowLeft")
-    check((await at("second"))[:2] == [2, f"2 / {moves}"], "←: ply 2")
-    await press(page, "End")
-    check((await at("end"))[:2] == [moves, f"{moves} / {moves}"], "End: the last board")
+        await page.press("ArrowRight")
+    await reaches(3, "→ three times: ply 3")
+    await page.press("ArrowLeft")
+    await reaches(2, "←: ply 2")
+    await page.press("End")
+    await reaches(moves, "End: the last board")
     await page.screenshot(out / "game.png")
     return url
 
 
-async def phone(page: WatchedPage, server: Server, game_url: str, out: Path):
-    await page.call("Emulation.setDeviceMetricsOverride", width=390, height=844,
+async def phone(page: ArenaPage, server: Server, game_url: str, out: Path):
+    width, height = PHONE
+    await page.call("Emulation.setDeviceMetricsOverride", width=width, height=height,
                     deviceScaleFactor=2, mobile=True)
-    for name, url in (("standings", server.address), ("team", server.address + "teams/alpha/"),
-                      ("game", game_url)):
-        await go(page, url)
-        width = await page.evaluate("document.documentElement.scrollWidth")
-        check(width <= 391, f"phone: the {name} page is {width} px wide, within 390")
+    pages = (("standings", server.address), ("games", server.address + "games/"),
+             ("team", server.address + "teams/alpha/"),
+             ("house", server.address + "teams/engine-1s/"),
+             ("upload", server.address + "upload/"), ("login", server.address + "login/"),
+             ("game", game_url))
+    for name, url in pages:
+        await page.go(url)
+        inner = await page.evaluate("window.innerWidth")
+        check(inner == width, f"phone: the {name} page is laid out {inner} px wide "
+                              f"(the viewport's {width})")
+        wide = await page.evaluate("document.documentElement.scrollWidth")
+        check(wide <= width + 1, f"phone: the {name} page is {wide} px wide, within {width}")
+        tables = await page.evaluate(
+            "Array.from(document.querySelectorAll('main table')).map(t => { "
+            "const box = t.parentElement; const r = box.getBoundingClientRect(); "
+            "return [t.className, box.classList.contains('scroll'), "
+            "getComputedStyle(box).overflowX, Math.round(r.left), Math.round(r.right), "
+            "box.scrollWidth > box.clientWidth]; })")
+        for kind, wrapped, overflow, left, right, _ in tables or []:
+            check(wrapped and overflow == "auto" and left >= 0 and right <= width,
+                  f"phone: the {name} page's table.{kind.split()[0]} scrolls inside its box "
+                  f"({overflow}, {left}…{right} px)")
+        if name == "standings":
+            check(any("standings" in kind.split() and scrolls for kind, *_, scrolls in tables),
+                  "phone: the standings' columns go on beyond the screen, scrolled sideways")
         if name == "game":
             board = await page.evaluate(
-                "document.querySelector('#board svg').getBoundingClientRect().right")
-            check(0 < board <= 390, f"phone: the board fits ({board:.0f} px)")
-            tap = await page.evaluate(
-                "document.querySelector('.controls button').getBoundingClientRect().height")
-            check(tap >= 44, f"phone: the replay's buttons are {tap:.0f} px tall")
-        await page.screenshot(out / f"phone-{name}.png")
+                "(r => [r.left, r.right, r.width])"
+                "(document.querySelector('#board svg').getBoundingClientRect())")
+            check(board[0] >= 0 and board[1] <= width and board[2] >= 0.8 * width,
+                  f"phone: the board fits the screen ({board[0]:.0f}…{board[1]:.0f} px)")
+            heights = await page.evaluate(
+                "Array.from(document.querySelectorAll('.controls button'))"
+                ".map(b => b.getBoundingClientRect().height)")
+            check(len(heights) == 4 and min(heights) >= 44,
+                  f"phone: the replay's buttons are {heights} px tall")
+            await page.click_on(".controls button[data-go=start]")
+            await page.click_on(".controls button[data-go=forward]")
+            await page.wait_for("document.getElementById('ply').textContent.startsWith('1 /')",
+                                10, "phone: a tap on start, then on forward: ply 1")
+            check(True, "phone: the replay's buttons step the game")
+            await page.evaluate("window.scrollTo(0, 0)")
+        await page.whole_page_shot(out / f"phone-{name}.png")
     await page.call("Emulation.clearDeviceMetricsOverride")
 
 
+async def analysis(page: ArenaPage, server: Server, out: Path):
+    """The review page of one of alpha's lost games, if one was analysed by now (only if:
+    how soon one is depends on the ladder's draws)."""
+    for game in server.json("/api/games?team=alpha")["games"]:
+        path = f"/games/{game['id']}/analysis"
+        if game["purpose"] != "check" and server.request(path)[0] == 200:
+            await page.go(server.address + path.lstrip("/"))
+            check(await page.evaluate("document.body.textContent.includes('alpha')"),
+                  f"the review page of game {game['id']} opens")
+            await page.screenshot(out / "analysis.png")
+            return
+    print("skip  no game of alpha analysed yet: its review page not opened", flush=True)
+
+
 async def session(server: Server, token: str, agent: Path, out: Path, profile: Path):
-    async with open_page(profile, WatchedPage) as page:
+    async with open_page(profile, ArenaPage) as page:
         await page.watch()
         await standings(page, server, out)
         await log_in_and_upload(page, server, token, agent, out)
         game_url = await replay(page, server, out)
         await phone(page, server, game_url, out)
+        await analysis(page, server, out)
         origin = server.address.rstrip("/")
         outside = [url for url in page.requests
                    if not url.startswith((origin + "/", "data:", "blob:"))]
-        check(not outside, f"every request to the arena itself: {outside[:5]}")
+        check(page.requests and not outside,
+              f"every one of the {len(page.requests)} requests to the arena itself: "
+              f"{outside[:5]}")
         check(not page.errors, f"no error in the browser: {page.errors[:5]}")
         check(not page.failed, f"no failed load: {page.failed[:5]}")
+        check(not page.pump_errors, f"no error reading the browser's events: "
+                                    f"{page.pump_errors[:5]}")
 
 
 def main() -> int:
@@ -169,6 +311,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, required=True, help="screenshots")
     arguments = parser.parse_args()
     arguments.out.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
     temp = Path(tempfile.mkdtemp(prefix="divercite_arena_browser_"))
     server = None
     try:
@@ -179,11 +322,12 @@ def main() -> int:
         agent.parent.mkdir()
         shutil.copy(COURSE / "divercite" / "random_player_divercite.py", agent)
         server = Server(folder, workers=1)
+        print(f"the arena at {server.address}", flush=True)
         # Some games of the house opponents first: the table has ratings to sort.
         poll(lambda: sum(g["result"] is not None for g in server.json("/api/games")["games"])
              >= 3, 180, "three games played")
         asyncio.run(session(server, token, agent, arguments.out, temp / "profile"))
-        check(server.stop() == 0, "the arena stops cleanly on SIGTERM")
+        check(server.stop(timeout=20) == 0, "the arena stops cleanly on SIGTERM")
     except Exception as error:  # noqa: BLE001 - reported as a failure with the arena's output
         check(False, f"{type(error).__name__}: {error}")
         if server is not None:
@@ -192,7 +336,8 @@ def main() -> int:
         if server is not None and server.process.poll() is None:
             server.kill()
         shutil.rmtree(temp, ignore_errors=True)
-    print(f"{'FAILED' if FAILURES else 'passed'}: screenshots in {arguments.out}")
+    print(f"{'FAILED' if FAILURES else 'passed'} in {time.monotonic() - started:.0f} s: "
+          f"screenshots in {arguments.out}")
     return 1 if FAILURES else 0
 
 

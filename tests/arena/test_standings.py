@@ -4,7 +4,7 @@ records, and the seeds' statistics counted from the games, for the current versi
 import os
 import tempfile
 
-from arena_games import play
+from arena_games import DRAWN, play, record_of
 from django.test import TestCase
 
 import divercite
@@ -48,6 +48,7 @@ class StandingsTest(TestCase):
         names = list(self.versions)
         self.games = [play(self.versions[names[i % 4]], self.versions[names[(i + 1 + i // 4) % 4]],
                            i) for i in range(12)]
+        self.games.append(play(self.versions["greedy"], self.versions["alpha"], DRAWN))
 
     def test_elo_as_the_runner_fits_the_same_records(self):
         with tempfile.TemporaryDirectory() as folder:
@@ -84,8 +85,42 @@ class StandingsTest(TestCase):
             api = line.to_api()
             self.assertEqual(api["points_for_per_game"], round(line.points_for / line.games, 2))
             self.assertEqual(api["divercites_per_game"], round(line.divercites / line.games, 2))
+            self.assertEqual(api["points_against_per_game"],
+                             round(line.points_against / line.games, 2))
         self.assertGreater(sum(line.divercites for line in lines.values()), 0,
-                           "no divercité in twelve games: the count is not exercised")
+                           "no divercité in the games: the count is not exercised")
+        self.assertEqual((lines["alpha"].draws, lines["greedy"].draws), (1, 1))
+        self.assertGreater(sum(line.wins for line in lines.values()), 0)
+        self.assertEqual(sum(line.wins for line in lines.values()),
+                         sum(line.losses for line in lines.values()))
+
+    def test_divercites_of_a_record(self):
+        """Each game's counts as the final board gives them; none for a record that does not
+        replay (a move the rules refuse)."""
+        for game in self.games:
+            moves = [m.move for m in GameRecord.from_json(game.record).moves]
+            self.assertEqual([game.divercites1, game.divercites2], divercites_by_hand(moves))
+            self.assertEqual(list(standings.divercites(GameRecord.from_json(game.record))),
+                             divercites_by_hand(moves))
+        broken = record_of(self.games[0], 0)
+        broken.moves[3].move = broken.moves[2].move  # the same cell twice
+        self.assertEqual(standings.divercites(broken), (None, None))
+
+    def test_compute_over_chosen_games(self):
+        """compute() takes the lines and the games it is given: an entry without a game is
+        listed, unrated, after the rated ones."""
+        alpha, beta = self.versions["alpha"], self.versions["beta"]
+        between = [g for g in self.games if {g.p1_id, g.p2_id} == {alpha.pk, beta.pk}]
+        self.assertTrue(between)
+        current = {alpha.pk: ("alpha", "team", 1), beta.pk: ("beta", "team", 1),
+                   self.versions["greedy"].pk: ("greedy", "house", 1)}
+        lines = standings.compute(current, between)
+        self.assertEqual([line.team for line in lines][-1], "greedy")
+        self.assertIsNone(lines[-1].elo)
+        self.assertEqual((lines[-1].games, lines[-1].to_api()["points_for_per_game"]), (0, None))
+        self.assertEqual([line.games for line in lines[:2]], [len(between)] * 2)
+        self.assertIsNotNone(lines[0].elo)
+        self.assertEqual(standings.compute(current, [])[0].elo, None)
 
     def test_only_current_versions_and_no_check_games(self):
         alpha = self.versions["alpha"].entry
@@ -95,6 +130,13 @@ class StandingsTest(TestCase):
         lines = {line.team: line for line in standings.table()}
         self.assertEqual((lines["alpha"].version, lines["alpha"].games, lines["alpha"].elo),
                          (2, 0, None))
+        # The older version's games leave its opponents' lines too: the fit is over the
+        # current versions' games only.
+        old = self.versions["alpha"].pk
+        for name in ("beta", "greedy", "engine-1s"):
+            pk = self.versions[name].pk
+            self.assertEqual(lines[name].games, sum(
+                pk in (g.p1_id, g.p2_id) and old not in (g.p1_id, g.p2_id) for g in self.games))
         elos = [line.elo for line in lines.values()]
         unrated = elos.index(None)
         self.assertEqual(elos[unrated:], [None] * (len(elos) - unrated), "unrated lines last")

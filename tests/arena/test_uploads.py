@@ -39,7 +39,7 @@ class AcceptedTest(SimpleTestCase):
         """Windows' "Compress to ZIP file" and macOS's "Compress" keep the folder."""
         files = read_upload("team.zip", zip_bytes([("team/", b""), ("team/my_player.py", AGENT),
                                                    ("team/helper.py", b"Y = 2\n")]))
-        self.assertEqual(set(files), {"my_player.py", "helper.py"})
+        self.assertEqual(files, {"my_player.py": AGENT, "helper.py": b"Y = 2\n"})
 
     def test_what_archivers_add_is_dropped(self):
         files = read_upload("team.zip", zip_bytes([
@@ -55,6 +55,21 @@ class AcceptedTest(SimpleTestCase):
         self.assertEqual((folder / "my_player.py").read_bytes(), AGENT)
         self.assertEqual((folder / "sub" / "data.txt").read_bytes(), b"d")
         self.assertEqual(stat.S_IMODE((folder / "my_player.py").stat().st_mode), 0o644)
+        with self.assertRaises(FileExistsError):  # a version's folder is its own
+            uploads.unpack({"my_player.py": b""}, folder)
+        self.assertEqual((folder / "my_player.py").read_bytes(), AGENT)
+
+    def test_as_many_files_as_allowed(self):
+        entries = [("my_player.py", AGENT)] + [(f"data/f{i}.txt", b"") for i in
+                                               range(uploads.MAX_FILES - 1)]
+        files = read_upload("team.zip", zip_bytes(entries, zipfile.ZIP_STORED))
+        self.assertEqual(len(files), uploads.MAX_FILES)
+
+    def test_folder_entries_and_dot_slash_names(self):
+        """Some archivers write ./NAME, or no entry for a folder at all."""
+        files = read_upload("team.zip", zip_bytes([("./my_player.py", AGENT),
+                                                   ("lib/deep/x.py", b"Z = 3\n")]))
+        self.assertEqual(set(files), {"my_player.py", "lib/deep/x.py"})
 
 
 class RefusedTest(SimpleTestCase):
@@ -80,7 +95,8 @@ class RefusedTest(SimpleTestCase):
         self.refused("team.zip", bomb, "more than 100 MB unpacked")
 
     def test_names_leaving_the_folder(self):
-        for name in ("../evil.py", "team/../../evil.py", "/etc/evil.py"):
+        for name in ("../evil.py", "team/../../evil.py", "/etc/evil.py", "..\\evil.py",
+                     "\\evil.py"):
             with self.subTest(name=name):
                 self.refused("team.zip", zip_bytes([("my_player.py", AGENT), (name, b"")]),
                              "a name that leaves the folder")
@@ -113,6 +129,17 @@ class RefusedTest(SimpleTestCase):
         self.refused("team.zip", zip_bytes([("my_player.py", AGENT),
                                             ("helper.py", b"def f(:\n")]),
                      "helper.py line 1: not Python")
+        self.refused("team.zip", zip_bytes([("my_player.py", AGENT),
+                                            ("lib/util.py", b"s = '\xff'\n")]),
+                     "lib/util.py: not UTF-8 (byte 0xff")
+
+    def test_a_file_and_a_folder_of_one_name(self):
+        """Neither could be written: refused with the name, not a server error."""
+        for entries in ([("data", b"1"), ("data/x.txt", b"2")],
+                        [("team/data/x.txt", b"2"), ("team/data", b"1")]):
+            with self.subTest(entries=entries):
+                self.refused("team.zip", zip_bytes([("my_player.py", AGENT)] + entries),
+                             "both a file and a folder")
 
     def test_encrypted_and_duplicated(self):
         data = bytearray(zip_bytes([("my_player.py", AGENT)], zipfile.ZIP_STORED))

@@ -102,11 +102,32 @@ def standings_view(request):
     return JsonResponse({"standings": [line.to_api() for line in standings.table()]})
 
 
-def game_json(game: Game) -> dict:
+# Where the runner's reason quotes what an agent wrote (its stderr's last lines: a traceback
+# holds lines of its code), which only the game's two teams and the staff read.
+AGENT_TEXT = (" (engine said: ", "; its stderr ended: ")
+
+
+def involved(request, game: Game) -> bool:
+    """Whether the one asking may read all of the game: a team of it, or the staff."""
+    if request.user.is_authenticated and request.user.is_staff:
+        return True
+    team = requester(request)
+    return team is not None and team.pk in (game.p1.entry_id, game.p2.entry_id)
+
+
+def shown_reason(reason: str, whole: bool) -> str:
+    """The reason, or for others than the game's teams its part before the agent's text."""
+    cuts = [reason.find(mark) for mark in AGENT_TEXT if mark in reason]
+    if whole or not cuts:
+        return reason
+    return reason[:min(cuts)] + " (what the agent wrote is for its team's eyes)"
+
+
+def game_json(game: Game, whole: bool = False) -> dict:
     return {"id": game.pk, "p1": game.p1.entry.name, "p2": game.p2.entry.name,
             "result": game.result if game.status == Game.DONE else None,
             "score1": game.score1, "score2": game.score2, "termination": game.termination,
-            "reason": game.reason if game.status == Game.DONE else "",
+            "reason": shown_reason(game.reason, whole) if game.status == Game.DONE else "",
             "ended": game.ended.isoformat() if game.ended else None,
             "purpose": game.purpose, "status": game.status}
 
@@ -124,7 +145,8 @@ def games(request):
     team = request.GET.get("team")
     if team is not None and not Entry.objects.filter(name=team).exists():
         return error(404, f"no team named {team!r}")
-    return JsonResponse({"games": [game_json(game) for game in games_shown(team)]})
+    return JsonResponse({"games": [game_json(game, involved(request, game))
+                                   for game in games_shown(team)]})
 
 
 @only("GET")
@@ -132,7 +154,12 @@ def game_record(request, pk: int):
     game = Game.objects.filter(pk=pk, status=Game.DONE).first()
     if game is None:
         return error(404, f"no finished game {pk}")
-    return HttpResponse(game.record + "\n", content_type="application/json")
+    record = game.record
+    if not involved(request, game):
+        fields = json.loads(record)
+        fields["reason"] = shown_reason(fields.get("reason") or "", False)
+        record = json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
+    return HttpResponse(record + "\n", content_type="application/json")
 
 
 @only("POST")

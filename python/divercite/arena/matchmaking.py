@@ -46,7 +46,8 @@ def choose(versions: Sequence[int], elo: Dict[int, Optional[float]],
         for b in versions[i + 1:]:
             cost = meetings[frozenset((a, b))]
             cost += min(abs(rating(a) - rating(b)) / ELO_SCALE, ELO_TERM_CAP)
-            cost -= PLACEMENT_BONUS * ((played[a] < placement) + (played[b] < placement))
+            # Once a pair: two new versions do not play each other first for a double bonus.
+            cost -= PLACEMENT_BONUS * (played[a] < placement or played[b] < placement)
             cost += BUSY_PENALTY * (busy[a] + busy[b])
             cost += rng.random() * 0.5
             if best_cost is None or cost < best_cost:

@@ -96,7 +96,11 @@ def analysis_of(game: Game):
 @require_GET
 def game_page(request, pk):
     game = get_object_or_404(Game.objects.select_related("p1__entry", "p2__entry"), pk=pk)
-    context = {"game": game, "replay": None, "analysis": analysis_of(game)}
+    context = {"game": game, "replay": None, "analysis": analysis_of(game),
+               "reason": api.shown_reason(game.reason, api.involved(request, game))
+               if game.status == Game.DONE else
+               # A failure's reason is the runner's last lines: the game's teams' alone.
+               (game.reason if api.involved(request, game) else "")}
     if game.status == Game.DONE:
         context["replay"] = replay_of(game)
         context["skeleton"] = _core.board_skeleton_svg()
@@ -152,5 +156,5 @@ def challenge_page(request):
     else:
         messages.success(request, f"{games} games against {opponent} queued, ahead of the "
                                   "ladder's.")
-    return redirect("arena:team", name=opponent if Entry.objects.filter(name=opponent).exists()
-                    else team.name)
+    listed = Entry.objects.filter(name=opponent, kind__in=(Entry.TEAM, Entry.HOUSE)).exists()
+    return redirect("arena:team", name=opponent if listed else team.name)

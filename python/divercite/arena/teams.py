@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from . import house as house_entries
-from .models import Challenge, Entry, Game, Version, token_digest
+from .models import NAME, Challenge, Entry, Game, Version, token_digest
 from .uploads import AGENT_FILE, read_upload, unpack
 
 
@@ -28,6 +28,9 @@ def add_team(name: str) -> Tuple[Entry, str]:
         raise ValidationError({"name": [f"{name} is taken (by a team, a house opponent or "
                                         "the administrator)"]})
     entry.full_clean()  # the name's pattern
+    if not NAME.fullmatch(name):  # the validator's '$' lets a newline at the end through
+        raise ValidationError({"name": [f"{name!r}: letters, digits, '_', '.' or '-', a "
+                                        "letter or a digit first"]})
     token = secrets.token_urlsafe(18)
     with transaction.atomic():
         user = User.objects.create_user(username=name, password=token)

@@ -119,6 +119,10 @@ def _read_zip(name: str, data: bytes) -> Dict[str, bytes]:
         except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError) as error:
             raise UploadError(f"{entry.filename!r}: cannot be unpacked ({error})") from None
         files[path] = bytes(content)
+    folders = {parent for path in files for parent in path.parents}
+    clash = sorted(str(path) for path in files if path in folders)
+    if clash:  # unpack() could write neither
+        raise UploadError(f"{clash[0]!r}: both a file and a folder in the zip")
     tops = {path.parts[0] for path in files}
     if (PurePosixPath(AGENT_FILE) not in files and len(tops) == 1
             and all(len(path.parts) > 1 for path in files)):
