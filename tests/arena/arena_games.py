@@ -1,6 +1,6 @@
-"""Finished games for the Django tests, made of the course code's reference games (real,
-legal, with their final scores) rather than played: the queue's and the standings' tests
-need records, not a runner."""
+"""What the Django tests make of the arena: an agent's file, ready versions, and finished
+games made of the course code's reference games (real, legal, with their final scores)
+rather than played: the queue's and the standings' tests need records, not a runner."""
 
 from __future__ import annotations
 
@@ -9,8 +9,19 @@ import json
 from arena_support import REFERENCE
 
 from divercite.arena import queue
-from divercite.arena.models import Game
+from divercite.arena.models import Game, Version
 from divercite.records import GameRecord, MoveRecord
+
+AGENT = (b"from player_divercite import PlayerDivercite\n\n"
+         b"class MyPlayer(PlayerDivercite):\n    pass\n")
+
+
+def ready(version: Version) -> Version:
+    """The version marked ready, as its check game would (read back)."""
+    Version.objects.filter(pk=version.pk).update(status=Version.READY)
+    version.refresh_from_db()
+    return version
+
 
 REFERENCE_GAMES = [json.loads(line) for line in
                    (REFERENCE / "games.jsonl").read_text().splitlines()]

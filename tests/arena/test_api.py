@@ -6,7 +6,7 @@ import io
 import json
 import zipfile
 
-from arena_games import play, record_of
+from arena_games import play, ready, record_of
 from django.contrib.auth.models import User
 from django.test import Client, TestCase
 
@@ -17,12 +17,6 @@ from divercite.arena.uploads import AGENT_FILE
 AGENT = (b"from player_divercite import PlayerDivercite\n"
          b"SECRET = 'the team alpha wrote this'\n\n"
          b"class MyPlayer(PlayerDivercite):\n    pass\n")
-
-
-def ready(version):
-    Version.objects.filter(pk=version.pk).update(status=Version.READY)
-    version.refresh_from_db()
-    return version
 
 
 class ArenaTestCase(TestCase):

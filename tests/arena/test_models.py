@@ -4,7 +4,7 @@ finished once, its check settling its version, failed after its attempts)."""
 
 import hashlib
 
-from arena_games import DRAWN, REFERENCE_GAMES, play, record_of
+from arena_games import AGENT, DRAWN, REFERENCE_GAMES, play, ready, record_of
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
@@ -15,15 +15,6 @@ from django.test import TestCase
 from divercite.arena import house, queue, teams
 from divercite.arena.models import Challenge, Entry, Game, Version
 from divercite.arena.uploads import UploadError
-
-AGENT = (b"from player_divercite import PlayerDivercite\n\n"
-         b"class MyPlayer(PlayerDivercite):\n    pass\n")
-
-
-def ready(version):
-    Version.objects.filter(pk=version.pk).update(status=Version.READY)
-    version.refresh_from_db()
-    return version
 
 
 class TeamsTest(TestCase):

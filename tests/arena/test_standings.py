@@ -4,17 +4,14 @@ records, and the seeds' statistics counted from the games, for the current versi
 import os
 import tempfile
 
-from arena_games import DRAWN, play, record_of
+from arena_games import AGENT, DRAWN, play, ready, record_of
 from django.test import TestCase
 
 import divercite
 from divercite import match
 from divercite.arena import standings, teams
-from divercite.arena.models import Entry, Game, Version
+from divercite.arena.models import Entry, Game
 from divercite.records import GameRecord
-
-AGENT = (b"from player_divercite import PlayerDivercite\n\n"
-         b"class MyPlayer(PlayerDivercite):\n    pass\n")
 
 
 def divercites_by_hand(moves):
@@ -39,9 +36,7 @@ class StandingsTest(TestCase):
         self.versions = {}
         for name in ("alpha", "beta"):
             entry, _ = teams.add_team(name)
-            version = teams.upload(entry, "my_player.py", AGENT)
-            Version.objects.filter(pk=version.pk).update(status=Version.READY)
-            self.versions[name] = Version.objects.get(pk=version.pk)
+            self.versions[name] = ready(teams.upload(entry, "my_player.py", AGENT))
         Game.objects.all().delete()  # the check games
         for name in ("greedy", "engine-1s"):
             self.versions[name] = Entry.objects.get(name=name).current_version()
@@ -124,8 +119,7 @@ class StandingsTest(TestCase):
 
     def test_only_current_versions_and_no_check_games(self):
         alpha = self.versions["alpha"].entry
-        newer = teams.upload(alpha, "my_player.py", AGENT)
-        Version.objects.filter(pk=newer.pk).update(status=Version.READY)
+        ready(teams.upload(alpha, "my_player.py", AGENT))
         Game.objects.filter(purpose=Game.CHECK).delete()
         lines = {line.team: line for line in standings.table()}
         self.assertEqual((lines["alpha"].version, lines["alpha"].games, lines["alpha"].elo),
