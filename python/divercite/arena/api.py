@@ -20,7 +20,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from . import standings, teams
 from .models import Entry, Game, Version
-from .uploads import MAX_UPLOAD_BYTES, UploadError
+from .uploads import UploadError, check_size
 
 
 def error(status: int, reason: str) -> JsonResponse:
@@ -74,9 +74,7 @@ def agents(request):
 
 def read_sent(sent) -> bytes:
     """An uploaded file's bytes; UploadError, before reading it, if it is too large."""
-    if sent.size > MAX_UPLOAD_BYTES:
-        raise UploadError(f"{sent.name}: {sent.size / (1 << 20):.1f} MB; at most "
-                          f"{MAX_UPLOAD_BYTES >> 20} MB")
+    check_size(sent.name, sent.size)
     return sent.read()
 
 

@@ -30,13 +30,18 @@ class UploadError(ValueError):
     """Why an upload is refused; the message is shown to the team as it is."""
 
 
+def check_size(name: str, size: int) -> None:
+    """UploadError if a file of `size` bytes is too large to take (before it is read)."""
+    if size > MAX_UPLOAD_BYTES:
+        raise UploadError(f"{name}: {size / (1 << 20):.1f} MB; at most "
+                          f"{MAX_UPLOAD_BYTES >> 20} MB")
+
+
 def _checked_name(name: str) -> PurePosixPath:
     if "\\" in name:
         raise UploadError(f"{name!r}: a name with '\\' (zip the folder with a zip tool that "
                           "writes '/', as Windows' 'Compress to ZIP file' does)")
-    path = PurePosixPath(name)
-    if path.is_absolute() or ".." in path.parts:
-        raise UploadError(f"{name!r}: a name that leaves the folder")
+    path = PurePosixPath(name)  # one that leaves the folder is refused before (_read_zip)
     for part in path.parts:
         if not PART.fullmatch(part) or part.endswith((" ", ".")):
             raise UploadError(f"{name!r}: odd characters in a name (letters, digits, "
@@ -62,9 +67,7 @@ def _python_problem(name: str, data: bytes):
 def read_upload(name: str, data: bytes) -> Dict[str, bytes]:
     """The agent's files (a relative path each, `my_player.py` among them) of an upload named
     `name` holding `data`; UploadError if refused."""
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise UploadError(f"{name}: {len(data) / (1 << 20):.1f} MB; at most "
-                          f"{MAX_UPLOAD_BYTES >> 20} MB")
+    check_size(name, len(data))
     if name.lower().endswith(".py"):
         files = {AGENT_FILE: data}
     elif name.lower().endswith(".zip"):
