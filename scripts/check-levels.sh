@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# Compiles the project at the instruction-set levels our own CPU does not choose, with
-# warnings as errors, so that a user's CPU or compiler cannot meet a failure CI never saw:
-#   GCC at x86-64-v4 (AVX-512: what a recent AMD EPYC or Intel Xeon builds at `native`), and
-#   Debian's Clang at x86-64-v2 (a cluster's oldest nodes), the programs users run (the
-#   engine, perft, the match runner, the analyser) and the Python package's compiled rules
-#   (pip builds them on the user's CPU); the tuners, developers' tools, only natively;
-#   GCC at x86-64-v2, the engine alone.
+# Compiles the project at the instruction-set levels and with the compiler our own CPU and
+# build do not choose, warnings as errors, so that a user's CPU or compiler cannot meet a
+# failure CI never saw:
+#   Debian's Clang at x86-64-v2 (a cluster's oldest nodes), everything, the tests among them,
+#   with assertions on (a Debug tree at -O1 with libstdc++'s checks, fast enough to run every
+#   C++ test: scripts/test.sh runs them); its engine must hold no AVX instruction (objdump);
+#   GCC at x86-64-v4 (AVX-512: what a recent AMD EPYC or Intel Xeon builds at `native`), the
+#   search's programs and the Python package's compiled rules (pip builds them on the user's
+#   CPU);
+#   GCC at x86-64-v2, the engine alone, which must hold no AVX instruction either.
 # Compiling for AVX-512 needs no AVX-512 CPU; nothing built here runs but the x86-64-v2
-# engines, whose code must hold no AVX instruction (objdump) and whose bench must print the
-# search's signature.
-# Trees: build-levels/<compiler>-<level>/. Tests are left out: the native trees run them.
+# engines, whose bench must print the search's signature (no floating point in the search:
+# every level and compiler searches the same tree).
+# Trees: build-levels/<compiler>-<level>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh tools python
+scripts/install-deps.sh tests python
 command -v clang++ >/dev/null || scripts/install-deps.sh clang
 
 # Fails when the executable's code holds an AVX instruction (a VEX/EVEX-encoded `v...`
@@ -29,7 +32,6 @@ check_no_avx() {
   echo "check-levels: $binary: no AVX instruction"
 }
 
-# The search uses no floating point: an engine of any level must search the same tree.
 signature=$(sed -n "s/.*kBenchSignature = \([0-9']*\);.*/\1/p" search/bench.h | tr -d "'")
 check_bench_signature() {
   local binary=$1 nodes
@@ -41,24 +43,38 @@ check_bench_signature() {
   echo "check-levels: $binary: bench $nodes nodes, the signature"
 }
 
-# configure_and_build COMPILER LEVEL TARGET...: a Release tree with -Werror.
+# configure_and_build COMPILER LEVEL [CMAKE_ARGUMENT...] -- [TARGET...]: a tree with -Werror
+# (every target when none is named).
 configure_and_build() {
-  local compiler=$1 level=$2 tree="build-levels/$1-$2"
+  local compiler=$1 level=$2 tree="build-levels/$1-$2" arguments=()
   shift 2
+  while [ "$1" != "--" ]; do
+    arguments+=("$1")
+    shift
+  done
+  shift
   echo "== $compiler at $level: $tree"
-  cmake -S . -B "$tree" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$compiler" \
-    -DDIVERCITE_ARCH="$level" -DDIVERCITE_WERROR=ON -DDIVERCITE_TESTS=OFF >/dev/null
-  cmake --build "$tree" --target "$@"
+  cmake -S . -B "$tree" -G Ninja -DCMAKE_CXX_COMPILER="$compiler" -DDIVERCITE_ARCH="$level" \
+    -DDIVERCITE_WERROR=ON "${arguments[@]}" >/dev/null
+  if [ $# -eq 0 ]; then
+    cmake --build "$tree"
+  else
+    cmake --build "$tree" --target "$@"
+  fi
   "$tree/bin/divercite" --version | sed 's/^/  /'
 }
 
 start=$SECONDS
-shipped=(divercite divercite-perft divercite-match divercite-analyze divercite_python_core)
-configure_and_build g++ x86-64-v4 "${shipped[@]}"
-configure_and_build clang++ x86-64-v2 "${shipped[@]}"
+# Debug (assertions on, and the tests' Debug exclusions: the Release tree runs the scripts
+# over whole programs) but optimised: -O0 made the C++ tests four times slower.
+configure_and_build clang++ x86-64-v2 -DCMAKE_BUILD_TYPE=Debug \
+  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -D_GLIBCXX_ASSERTIONS" -DDIVERCITE_TESTS=ON \
+  -DDIVERCITE_PYTHON_PACKAGE=ON --
 check_no_avx build-levels/clang++-x86-64-v2/bin/divercite
 check_bench_signature build-levels/clang++-x86-64-v2/bin/divercite
-configure_and_build g++ x86-64-v2 divercite
+release=(-DCMAKE_BUILD_TYPE=Release -DDIVERCITE_TESTS=OFF)
+configure_and_build g++ x86-64-v4 "${release[@]}" -- divercite divercite-perft divercite_python_core
+configure_and_build g++ x86-64-v2 "${release[@]}" -- divercite
 check_no_avx build-levels/g++-x86-64-v2/bin/divercite
 check_bench_signature build-levels/g++-x86-64-v2/bin/divercite
 echo "check-levels: every level built without a warning in $((SECONDS - start)) s"

@@ -2,7 +2,7 @@
 # Everything CI checks, in order: the web site (scripts/web.sh), the Release build (warnings
 # are errors), the C++ sources' format, the Python and JavaScript linters, every test (the
 # web site's among them); the instruction-set levels and the compiler our own machine does
-# not build with; a Debug build (assertions on) over the C++ tests.
+# not build with, where the C++ tests run again with assertions on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each step's wall time, printed as it ends: CI's budget is 25 minutes on 2 cores.
@@ -31,13 +31,10 @@ echo "== Other instruction-set levels and Clang (build-levels/)"
 scripts/check-levels.sh
 step_done "instruction-set levels"
 
-echo "== Debug build with assertions (build-debug/), C++ tests"
-# The course bridge's Python tests and the shard scripts time real games and clusters, the
-# Python package's tests and the arena's play and analyse whole games (an exact analysis
-# takes minutes without optimisation): the Release tree covers them, and this tree is built
-# without the package's compiled rules.
-cmake -S . -B build-debug -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDIVERCITE_WERROR=ON \
-  -DDIVERCITE_PYTHON_PACKAGE=OFF >/dev/null
-cmake --build build-debug
-ctest --test-dir build-debug --output-on-failure -j "$(nproc)" -E '^(seahorse|shards|python|arena)_'
-step_done "Debug build and tests"
+echo "== The C++ tests with assertions on: Clang at x86-64-v2 (build-levels/clang++-x86-64-v2/)"
+# The course bridge's and the Python package's tests, the shard scripts, the arena and the web
+# site's checks play whole games through the programs, which the Release tree covers: this
+# tree is for the assertions in the rules, the search, the table and the tools.
+ctest --test-dir build-levels/clang++-x86-64-v2 --output-on-failure -j "$(nproc)" \
+  -E '^(seahorse|shards|python|arena|web)_'
+step_done "tests with assertions"
