@@ -35,7 +35,6 @@ namespace {
 constexpr int kGreedyPlies = 2;  // "if current_state.get_step() < 2"
 constexpr int kMctsPlies = 10;   // "if current_state.get_step() < 10"
 constexpr int kMaxRootChildren = 10;
-constexpr double kExploration = std::numbers::sqrt2;
 
 class ImpelDownAgent final : public Agent {
  public:
@@ -98,7 +97,7 @@ class ImpelDownAgent final : public Agent {
       // Select.
       int node = UctTree::kRoot;
       while (tree_[node].first_child != UctTree::kNoNode && FullyExpanded(node)) {
-        node = tree_.BestChild(node, kExploration);
+        node = tree_.BestChild(node, kUctExploration);
         ++nodes_;
       }
       // Expand.

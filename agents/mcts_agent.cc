@@ -19,8 +19,6 @@
 namespace divercite {
 namespace {
 
-constexpr double kExploration = std::numbers::sqrt2;
-
 // A node's value: its wins from the view of the player who moved into it.
 double Credit(GameResult result, Player mover) {
   if (result == GameResult::kDraw) return 0.5;
@@ -56,7 +54,7 @@ class MctsAgent final : public Agent {
     // 1. Selection.
     int node = UctTree::kRoot;
     while (tree_[node].untried_count == 0 && tree_[node].first_child != UctTree::kNoNode) {
-      node = tree_.BestChild(node, kExploration);
+      node = tree_.BestChild(node, kUctExploration);
       ++nodes_;
     }
     // 2. Expansion.

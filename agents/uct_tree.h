@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numbers>
 #include <vector>
 
 #include "agents/agents_internal.h"
@@ -15,6 +16,9 @@
 #include "engine/position.h"
 
 namespace divercite {
+
+// The course's MCTS agents' exploration constant c (both use the square root of 2).
+inline constexpr double kUctExploration = std::numbers::sqrt2;
 
 class UctTree {
  public:

@@ -26,7 +26,7 @@ void EndgameSolver::CountNodes(std::uint64_t n) {
     until_poll_ -= n;
     return;
   }
-  until_poll_ = 1024;
+  until_poll_ = params::kNodesBetweenChecks;
   if ((*should_stop_)()) stopped_ = true;
 }
 

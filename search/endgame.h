@@ -18,6 +18,7 @@
 #include "engine/position.h"
 #include "search/eval_state.h"
 #include "search/evaluation.h"
+#include "search/search_params.h"
 #include "search/tt.h"
 #include "search/value.h"
 
@@ -65,7 +66,7 @@ class EndgameSolver {
   std::atomic<std::uint64_t>& nodes_;
   const EvalWeights& weights_;
   std::optional<absl::FunctionRef<bool()>> should_stop_;  // during Solve()
-  std::uint64_t until_poll_ = 1024;
+  std::uint64_t until_poll_ = params::kNodesBetweenChecks;
   bool stopped_ = false;
 };
 

@@ -54,7 +54,7 @@ void MoveHistory::Nudge(Player player, Move move, int bonus) {
 
 void MoveHistory::RecordCutoff(Player player, int ply, Move move, int depth,
                                const MoveList& tried) {
-  const int bonus = std::min(depth * depth * 16, kHistoryLimit / 4);
+  const int bonus = std::min(depth * depth * kCutoffBonusPerDepthSquared, kHistoryLimit / 4);
   for (const Move quiet : tried) {
     if (quiet == move) {
       Nudge(player, move, bonus);

@@ -54,6 +54,8 @@ class MoveHistory {
 
  private:
   static constexpr int kHistoryLimit = 1 << 14;
+  // A cutoff's bonus: this times the depth squared, at most a quarter of the limit.
+  static constexpr int kCutoffBonusPerDepthSquared = 16;
   void Nudge(Player player, Move move, int bonus);
   std::array<std::array<int, kNumMoveIndices>, kNumPlayers> history_;
   std::array<std::array<Move, 2>, kMaxPly + 1> killers_;

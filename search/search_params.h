@@ -27,7 +27,8 @@ inline constexpr int kProofReach = 14;
 
 // --- The node search (node_search.cc) ---
 
-// The main worker looks at the clock and the node limit once every this many nodes.
+// The main worker looks at the clock and the node limit once every this many nodes (the
+// endgame solver too, at its own count).
 inline constexpr int kNodesBetweenChecks = 1024;
 // While solving, moves are ordered by the evaluation after them from this depth up.
 inline constexpr int kEvalOrderingMinDepth = 5;

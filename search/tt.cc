@@ -33,7 +33,9 @@ constexpr int ValueOf(std::uint64_t data) {
   return static_cast<std::int16_t>((data >> 16) & 0xFFFF);
 }
 constexpr Bound BoundOf(std::uint64_t data) { return static_cast<Bound>((data >> 32) & 3); }
-constexpr std::uint8_t GenerationOf(std::uint64_t data) { return (data >> 34) & 63; }
+constexpr std::uint8_t GenerationOf(std::uint64_t data) {
+  return (data >> 34) & TranspositionTable::kGenerationMask;
+}
 
 // Tables of a few MiB and up are aligned to the 2 MiB of a huge page and asked to be backed
 // by huge pages: a probe lands anywhere in the table, and with 4 KiB pages nearly every one
@@ -120,7 +122,7 @@ void TranspositionTable::Store(std::uint64_t key, Move move, int depth, int valu
       target = &slot;
       break;
     }
-    const int age = (generation_ - GenerationOf(data)) & 63;
+    const int age = (generation_ - GenerationOf(data)) & kGenerationMask;
     const int worth = DepthOf(data) - 4 * age;
     if (worth < worst) {
       worst = worth;

@@ -79,8 +79,11 @@ class TranspositionTable {
   void Clear();
   std::size_t SizeBytes() const { return cluster_count_ * sizeof(Cluster); }
 
+  // An entry's generation: the search counter modulo this (its 6 bits in the entry).
+  static constexpr std::uint8_t kGenerationMask = 63;
+
   // Starts a new search: entries of older searches are preferred for replacement.
-  void NewSearch() { generation_ = (generation_ + 1) & 63; }
+  void NewSearch() { generation_ = (generation_ + 1) & kGenerationMask; }
 
   bool Probe(std::uint64_t key, TTEntry& entry) const;
   // Starts loading the key's cluster into the cache, ahead of its Probe().

@@ -30,7 +30,7 @@ TEST(MoveTest, KnownMoves) {
   EXPECT_EQ(MoveToString(Move::None()), "(none)");
 }
 
-void ExpectRejected(absl::string_view text, absl::string_view reason) {
+void ExpectMoveRejected(absl::string_view text, absl::string_view reason) {
   const absl::StatusOr<Move> move = ParseMove(text);
   ASSERT_FALSE(move.ok()) << text << " was accepted";
   EXPECT_EQ(move.status().code(), absl::StatusCode::kInvalidArgument);
@@ -39,17 +39,17 @@ void ExpectRejected(absl::string_view text, absl::string_view reason) {
 }
 
 TEST(MoveTest, RejectsMalformedMovesWithTheReason) {
-  ExpectRejected("", "4 characters");
-  ExpectRejected("GR0", "4 characters");
-  ExpectRejected("GR044", "4 characters");
-  ExpectRejected("XR04", "unknown colour 'X'");
-  ExpectRejected("gR04", "unknown colour 'g'");
-  ExpectRejected("GX04", "unknown kind 'X'");
-  ExpectRejected("GRa4", "digits");
-  ExpectRejected("GR94", "digits");
-  ExpectRejected("GR00", "not a cell");
-  ExpectRejected("GC04", "is a resource cell, not a city cell");
-  ExpectRejected("RR14", "is a city cell, not a resource cell");
+  ExpectMoveRejected("", "4 characters");
+  ExpectMoveRejected("GR0", "4 characters");
+  ExpectMoveRejected("GR044", "4 characters");
+  ExpectMoveRejected("XR04", "unknown colour 'X'");
+  ExpectMoveRejected("gR04", "unknown colour 'g'");
+  ExpectMoveRejected("GX04", "unknown kind 'X'");
+  ExpectMoveRejected("GRa4", "digits");
+  ExpectMoveRejected("GR94", "digits");
+  ExpectMoveRejected("GR00", "not a cell");
+  ExpectMoveRejected("GC04", "is a resource cell, not a city cell");
+  ExpectMoveRejected("RR14", "is a city cell, not a resource cell");
 }
 
 }  // namespace

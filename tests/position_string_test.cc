@@ -42,7 +42,7 @@ TEST(PositionStringTest, ExtraWhitespaceIsAccepted) {
   EXPECT_EQ(*start, Position::Start());
 }
 
-void ExpectRejected(absl::string_view text, absl::string_view reason) {
+void ExpectPositionRejected(absl::string_view text, absl::string_view reason) {
   const absl::StatusOr<Position> position = ParsePositionString(text);
   ASSERT_FALSE(position.ok()) << "'" << text << "' was accepted";
   EXPECT_EQ(position.status().code(), absl::StatusCode::kInvalidArgument);
@@ -51,28 +51,28 @@ void ExpectRejected(absl::string_view text, absl::string_view reason) {
 }
 
 TEST(PositionStringTest, RejectsWithTheProblemAndItsPlace) {
-  ExpectRejected("", "must have 2 fields");
-  ExpectRejected("1/3/5/7/9/7/5/3/1", "must have 2 fields");
-  ExpectRejected("1/3/5/7/9/7/5/3/1 w extra", "must have 2 fields");
-  ExpectRejected("1/3/5/7/9/7/5/3 w", "8 rows");
-  ExpectRejected("1/3/5/7/9/7/5/3/1/1 w", "10 rows");
-  ExpectRejected("1/3/5/7/9/6/5/3/1 w", "row 5 '6' describes 6 cells, expected 7");
-  ExpectRejected("1/3/5/7/9/8/5/3/1 w", "row 5 '8' describes 8 cells, expected 7");
-  ExpectRejected("1/3/5/7/9/7/5/3/R1 w", "row 8 'R1' describes more than its 1 cells");
-  ExpectRejected("1/3/5/7/9/7/5/3/ w", "row 8 '' describes 0 cells, expected 1");
-  ExpectRejected("1/3/5/7/4x4/7/5/3/1 w", "row 4, character 2: unknown character 'x'");
-  ExpectRejected("1/3/5/7/0/7/5/3/1 w", "unknown character '0'");
-  ExpectRejected("1/3/5/7/9/7/5/3/1 x", "side to move 'x' must be 'w' or 'b'");
-  ExpectRejected("1/3/5/7/9/7/5/3/1 white", "side to move 'white'");
-  ExpectRejected("1/3/5/7/9/7/5/3/1 b", "must be 'w'");
-  ExpectRejected("1/1R1/5/7/9/7/5/3/1 w", "must be 'b'");
+  ExpectPositionRejected("", "must have 2 fields");
+  ExpectPositionRejected("1/3/5/7/9/7/5/3/1", "must have 2 fields");
+  ExpectPositionRejected("1/3/5/7/9/7/5/3/1 w extra", "must have 2 fields");
+  ExpectPositionRejected("1/3/5/7/9/7/5/3 w", "8 rows");
+  ExpectPositionRejected("1/3/5/7/9/7/5/3/1/1 w", "10 rows");
+  ExpectPositionRejected("1/3/5/7/9/6/5/3/1 w", "row 5 '6' describes 6 cells, expected 7");
+  ExpectPositionRejected("1/3/5/7/9/8/5/3/1 w", "row 5 '8' describes 8 cells, expected 7");
+  ExpectPositionRejected("1/3/5/7/9/7/5/3/R1 w", "row 8 'R1' describes more than its 1 cells");
+  ExpectPositionRejected("1/3/5/7/9/7/5/3/ w", "row 8 '' describes 0 cells, expected 1");
+  ExpectPositionRejected("1/3/5/7/4x4/7/5/3/1 w", "row 4, character 2: unknown character 'x'");
+  ExpectPositionRejected("1/3/5/7/0/7/5/3/1 w", "unknown character '0'");
+  ExpectPositionRejected("1/3/5/7/9/7/5/3/1 x", "side to move 'x' must be 'w' or 'b'");
+  ExpectPositionRejected("1/3/5/7/9/7/5/3/1 white", "side to move 'white'");
+  ExpectPositionRejected("1/3/5/7/9/7/5/3/1 b", "must be 'w'");
+  ExpectPositionRejected("1/1R1/5/7/9/7/5/3/1 w", "must be 'b'");
   // Three red cities of the first player on row 4.
-  ExpectRejected("1/3/5/7/1R1R1R3/7/5/3/1 w", "first player has more than 2 R cities");
+  ExpectPositionRejected("1/3/5/7/1R1R1R3/7/5/3/1 w", "first player has more than 2 R cities");
   // Four green resources of the second player.
-  ExpectRejected("g/g1g/g4/7/9/7/5/3/1 w", "second player has more than 3 G resources");
+  ExpectPositionRejected("g/g1g/g4/7/9/7/5/3/1 w", "second player has more than 3 G resources");
   // Two pieces of the first player, none of the second.
-  ExpectRejected("R/1R1/5/7/9/7/5/3/1 w", "first player has 2 pieces and the second 0");
-  ExpectRejected("r/3/5/7/9/7/5/3/1 b", "first player has 0 pieces and the second 1");
+  ExpectPositionRejected("R/1R1/5/7/9/7/5/3/1 w", "first player has 2 pieces and the second 0");
+  ExpectPositionRejected("r/3/5/7/9/7/5/3/1 b", "first player has 0 pieces and the second 1");
 }
 
 }  // namespace

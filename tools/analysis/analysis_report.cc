@@ -9,8 +9,6 @@
 namespace divercite {
 namespace {
 
-constexpr absl::string_view kSideKeys[2] = {"p1", "p2"};
-
 // A finished game's result as records write it; "*" for an unfinished one.
 absl::string_view ResultText(GameResult result) {
   switch (result) {
@@ -96,7 +94,7 @@ std::string AnalysisText(const GameAnalysis& analysis) {
     }
     absl::StrAppend(&text,
                     absl::StrFormat("%4d  %-4s  %-4s  %c %6s  %-4s  %c %6s  %6s  %-6s", move.ply,
-                                    kSideKeys[Index(move.side)], MoveToString(move.move),
+                                    kPlayerKeys[Index(move.side)], MoveToString(move.move),
                                     move.exact ? '=' : '~', Points(move.value), MoveText(move.best),
                                     move.exact ? '=' : '~', Points(move.played),
                                     absl::StrFormat("%.2f", move.loss / 100.0),
@@ -109,7 +107,7 @@ std::string AnalysisText(const GameAnalysis& analysis) {
   for (int p = 0; p < 2; ++p) {
     const PlayerSummary& player = analysis.players[p];
     absl::StrAppend(&text, absl::StrFormat("  %s (%s): %d moves, %.2f points lost", names[p],
-                                           kSideKeys[p], player.moves, player.loss / 100.0));
+                                           kPlayerKeys[p], player.moves, player.loss / 100.0));
     for (size_t i = 0; i < player.largest.size(); ++i) {
       const Mistake& mistake = player.largest[i];
       absl::StrAppend(
@@ -180,7 +178,7 @@ Json AnalysisJson(const GameAnalysis& analysis) {
   for (const MoveAnalysis& move : analysis.moves) {
     Json entry = Json::object();
     entry["ply"] = move.ply;
-    entry["side"] = std::string(kSideKeys[Index(move.side)]);
+    entry["side"] = std::string(kPlayerKeys[Index(move.side)]);
     entry["move"] = MoveToString(move.move);
     entry["best"] = MoveText(move.best);
     entry["value"] = move.value;
@@ -227,7 +225,7 @@ Json AnalysisJson(const GameAnalysis& analysis) {
       changes.push_back(std::move(entry));
     }
     side["result_changing"] = std::move(changes);
-    summary[std::string(kSideKeys[p])] = std::move(side);
+    summary[std::string(kPlayerKeys[p])] = std::move(side);
   }
   summary["first_exact_ply"] = OptionalPly(analysis.first_exact_ply);
   summary["decided_ply"] = OptionalPly(analysis.decided_ply);

@@ -35,10 +35,15 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "tools/analysis/game_analysis.h"
 #include "tools/common/json.h"
 
 namespace divercite {
+
+// Each player's key in the report (and the review page's data), first player first: the
+// records' p1 and p2.
+inline constexpr absl::string_view kPlayerKeys[2] = {"p1", "p2"};
 
 std::string AnalysisText(const GameAnalysis& analysis);
 Json AnalysisJson(const GameAnalysis& analysis);

@@ -23,7 +23,6 @@
 namespace divercite {
 namespace {
 
-constexpr absl::string_view kSideKeys[2] = {"p1", "p2"};
 // The engine's lines (--multipv) the page shows at a move: the top 3.
 constexpr size_t kAlternativesShown = 3;
 
@@ -171,7 +170,7 @@ Json ReviewJson(const GameAnalysis& analysis) {
     entry["inaccuracies"] = counts[static_cast<int>(MoveLabel::kInaccuracy)];
     entry["mistakes"] = counts[static_cast<int>(MoveLabel::kMistake)];
     entry["blunders"] = counts[static_cast<int>(MoveLabel::kBlunder)];
-    players[std::string(kSideKeys[Index(player)])] = std::move(entry);
+    players[std::string(kPlayerKeys[Index(player)])] = std::move(entry);
   }
 
   Json review = Json::object();

@@ -15,8 +15,6 @@
 namespace divercite {
 namespace {
 
-absl::Status Bad(absl::string_view message) { return absl::InvalidArgumentError(message); }
-
 // The command line as it is read: the settings so far, and the -each fields, which apply
 // only once every -engine is known.
 struct ParsedArgs {
@@ -70,7 +68,7 @@ absl::Status ApplyEngine(absl::string_view, const std::vector<std::string>& valu
   EngineSpec spec;
   for (const std::string& field : values) {
     if (absl::Status s = ApplyEngineField(field, spec); !s.ok()) {
-      return Bad(absl::StrCat("-engine ", s.message()));
+      return absl::InvalidArgumentError(absl::StrCat("-engine ", s.message()));
     }
   }
   parsed.settings.engines.push_back(spec);
@@ -91,7 +89,7 @@ absl::Status ApplyRepeat(absl::string_view, const std::vector<std::string>&, Par
 absl::Status ApplySeed(absl::string_view, const std::vector<std::string>& values,
                        ParsedArgs& parsed) {
   if (!absl::SimpleAtoi(values[0], &parsed.settings.seed)) {
-    return Bad(absl::StrCat("-seed ", values[0], ": expected an integer"));
+    return absl::InvalidArgumentError(absl::StrCat("-seed ", values[0], ": expected an integer"));
   }
   return absl::OkStatus();
 }
@@ -107,29 +105,32 @@ absl::Status ApplyOpenings(absl::string_view, const std::vector<std::string>& va
   } else if (values.size() >= 2 && values[0] == "random" && absl::StartsWith(values[1], "plies=")) {
     int plies = 0;
     if (!absl::SimpleAtoi(values[1].substr(6), &plies) || plies < 0 || plies >= kTotalPlies) {
-      return Bad(absl::StrCat("-openings random ", values[1], ": plies must be 0 to 39"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("-openings random ", values[1], ": plies must be 0 to 39"));
     }
     settings.random_opening_plies = plies;
     next = 2;
   } else {
-    return Bad("-openings: expected 'file=PATH' or 'random plies=N'");
+    return absl::InvalidArgumentError("-openings: expected 'file=PATH' or 'random plies=N'");
   }
   for (; next < values.size(); ++next) {
     const std::string& option = values[next];
     if (option == "order=sequential" || option == "order=random") {
       if (settings.openings_file.empty()) {
-        return Bad(absl::StrCat("-openings ", option, ": order= applies to an openings file"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("-openings ", option, ": order= applies to an openings file"));
       }
       settings.openings_random_order = option == "order=random";
     } else if (absl::StartsWith(option, "start=")) {
       absl::StatusOr<int> start = ParsePositiveInt("-openings start=", option.substr(6));
       if (!start.ok()) {
-        return Bad(absl::StrCat("-openings ", option, ": expected a positive integer"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("-openings ", option, ": expected a positive integer"));
       }
       settings.openings_start = *start;
     } else {
-      return Bad(absl::StrCat("-openings ", option,
-                              ": expected order=sequential, order=random or start=N"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "-openings ", option, ": expected order=sequential, order=random or start=N"));
     }
   }
   return absl::OkStatus();
@@ -142,7 +143,7 @@ absl::Status ApplySprt(absl::string_view, const std::vector<std::string>& values
     const std::vector<std::string> kv = absl::StrSplit(field, absl::MaxSplits('=', 1));
     double value = 0;
     if (kv.size() != 2 || !absl::SimpleAtod(kv[1], &value)) {
-      return Bad(absl::StrCat("-sprt ", field, ": expected KEY=NUMBER"));
+      return absl::InvalidArgumentError(absl::StrCat("-sprt ", field, ": expected KEY=NUMBER"));
     }
     if (kv[0] == "elo0") {
       sprt.elo0 = value;
@@ -153,12 +154,13 @@ absl::Status ApplySprt(absl::string_view, const std::vector<std::string>& values
     } else if (kv[0] == "beta") {
       sprt.beta = value;
     } else {
-      return Bad(absl::StrCat("-sprt ", field, ": unknown key (elo0, elo1, alpha, beta)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("-sprt ", field, ": unknown key (elo0, elo1, alpha, beta)"));
     }
   }
   if (!(sprt.alpha > 0 && sprt.alpha < 1 && sprt.beta > 0 && sprt.beta < 1) ||
       sprt.elo1 <= sprt.elo0) {
-    return Bad("-sprt: need 0 < alpha, beta < 1 and elo0 < elo1");
+    return absl::InvalidArgumentError("-sprt: need 0 < alpha, beta < 1 and elo0 < elo1");
   }
   parsed.settings.sprt = sprt;
   return absl::OkStatus();
@@ -171,7 +173,8 @@ absl::Status ApplyTournament(absl::string_view, const std::vector<std::string>& 
   } else if (values[0] == "gauntlet") {
     parsed.settings.tournament = Tournament::kGauntlet;
   } else {
-    return Bad(absl::StrCat("-tournament ", values[0], ": expected 'roundrobin' or 'gauntlet'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("-tournament ", values[0], ": expected 'roundrobin' or 'gauntlet'"));
   }
   return absl::OkStatus();
 }
@@ -187,7 +190,7 @@ absl::Status ApplyStartupTimeout(absl::string_view flag, const std::vector<std::
 absl::Status ApplyLog(absl::string_view, const std::vector<std::string>& values,
                       ParsedArgs& parsed) {
   if (values.size() != 1 || !absl::StartsWith(values[0], "file=") || values[0].size() == 5) {
-    return Bad("-log: expected 'file=PATH'");
+    return absl::InvalidArgumentError("-log: expected 'file=PATH'");
   }
   parsed.settings.log_path = values[0].substr(5);
   return absl::OkStatus();
@@ -198,11 +201,12 @@ absl::Status ApplyAdjudicate(absl::string_view, const std::vector<std::string>& 
   int plies = 0;
   if (values.size() != 2 || values[0] != "exact" || !absl::StartsWith(values[1], "plies=") ||
       !absl::SimpleAtoi(values[1].substr(6), &plies)) {
-    return Bad("-adjudicate: expected 'exact plies=N'");
+    return absl::InvalidArgumentError("-adjudicate: expected 'exact plies=N'");
   }
   if (plies < 2 || plies > kTotalPlies) {
-    return Bad(absl::StrCat("-adjudicate exact ", values[1],
-                            ": plies must be 2 to 40 (both engines must have said it)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("-adjudicate exact ", values[1],
+                     ": plies must be 2 to 40 (both engines must have said it)"));
   }
   parsed.settings.adjudicate_plies = plies;
   return absl::OkStatus();
@@ -215,7 +219,8 @@ absl::Status ApplyShard(absl::string_view, const std::vector<std::string>& value
   if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &shard.index) ||
       !absl::SimpleAtoi(parts[1], &shard.count) || shard.count < 1 || shard.index < 1 ||
       shard.index > shard.count) {
-    return Bad(absl::StrCat("-shard ", values[0], ": expected K/N with 1 <= K <= N"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("-shard ", values[0], ": expected K/N with 1 <= K <= N"));
   }
   parsed.settings.shard = shard;
   return absl::OkStatus();
@@ -223,7 +228,8 @@ absl::Status ApplyShard(absl::string_view, const std::vector<std::string>& value
 
 absl::Status ApplyMerge(absl::string_view, const std::vector<std::string>& values,
                         ParsedArgs& parsed) {
-  if (values.empty()) return Bad("-merge: expected one or more records files");
+  if (values.empty())
+    return absl::InvalidArgumentError("-merge: expected one or more records files");
   for (const std::string& file : values) parsed.settings.merge_files.push_back(file);
   return absl::OkStatus();
 }
@@ -263,33 +269,37 @@ absl::Status Complete(ParsedArgs& parsed) {
     EngineSpec defaults;
     for (const std::string& field : parsed.each) {
       if (absl::Status s = ApplyEngineField(field, defaults); !s.ok()) {
-        return Bad(absl::StrCat("-each ", s.message()));
+        return absl::InvalidArgumentError(absl::StrCat("-each ", s.message()));
       }
     }
     ApplyEngineDefaults(defaults, spec);
   }
-  if (settings.engines.size() < 2) return Bad("at least two -engine are needed");
+  if (settings.engines.size() < 2)
+    return absl::InvalidArgumentError("at least two -engine are needed");
   if (settings.engines.size() > 2 && settings.tournament == Tournament::kMatch) {
-    return Bad("more than two engines need -tournament roundrobin or -tournament gauntlet");
+    return absl::InvalidArgumentError(
+        "more than two engines need -tournament roundrobin or -tournament gauntlet");
   }
   if (settings.shard && !settings.merge_files.empty()) {
-    return Bad("-shard plays a part of a match, -merge reports on played ones: not both");
+    return absl::InvalidArgumentError(
+        "-shard plays a part of a match, -merge reports on played ones: not both");
   }
-  if (settings.sprt && settings.engines.size() != 2) return Bad("-sprt needs exactly two engines");
+  if (settings.sprt && settings.engines.size() != 2)
+    return absl::InvalidArgumentError("-sprt needs exactly two engines");
   for (size_t e = 0; e < settings.engines.size(); ++e) {
     EngineSpec& spec = settings.engines[e];
     if (spec.config.command.empty()) {
-      return Bad(absl::StrCat("engine ", e + 1, " has no cmd="));
+      return absl::InvalidArgumentError(absl::StrCat("engine ", e + 1, " has no cmd="));
     }
     if (spec.time_control.kind == TimeControl::Kind::kNone) {
-      return Bad(
+      return absl::InvalidArgumentError(
           absl::StrCat("engine ", e + 1, " has no time control (tc=, st=, depth= or nodes=)"));
     }
     if (spec.config.name.empty()) spec.config.name = spec.config.command;
     for (size_t other = 0; other < e; ++other) {
       if (settings.engines[other].config.name == spec.config.name) {
-        return Bad(absl::StrCat("two engines are named '", spec.config.name,
-                                "': give them different name="));
+        return absl::InvalidArgumentError(absl::StrCat("two engines are named '", spec.config.name,
+                                                       "': give them different name="));
       }
     }
   }
@@ -304,7 +314,8 @@ absl::StatusOr<MatchSettings> ParseMatchSettings(const std::vector<std::string>&
   for (size_t i = 0; i < args.size(); ++i) {
     const auto flag =
         std::find_if(flags.begin(), flags.end(), [&](const Flag& f) { return f.name == args[i]; });
-    if (flag == flags.end()) return Bad(absl::StrCat("unknown argument '", args[i], "'"));
+    if (flag == flags.end())
+      return absl::InvalidArgumentError(absl::StrCat("unknown argument '", args[i], "'"));
     std::vector<std::string> values;
     if (flag->arity != Arity::kNone) {
       while (i + 1 < args.size() && !absl::StartsWith(args[i + 1], "-")) {
@@ -312,7 +323,7 @@ absl::StatusOr<MatchSettings> ParseMatchSettings(const std::vector<std::string>&
       }
     }
     if (flag->arity == Arity::kOne && values.size() != 1) {
-      return Bad(absl::StrCat(flag->name, " takes exactly one value"));
+      return absl::InvalidArgumentError(absl::StrCat(flag->name, " takes exactly one value"));
     }
     if (absl::Status status = flag->apply(flag->name, values, parsed); !status.ok()) {
       return status;

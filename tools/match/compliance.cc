@@ -47,7 +47,8 @@ bool IsProtocolLine(absl::string_view line) {
          word == "info" || word == "bestmove" || word == "copyprotection" || word == "registration";
 }
 
-std::string Quoted(absl::string_view line) {
+// The line in quotes, cut after its first 80 characters.
+std::string QuotedStart(absl::string_view line) {
   constexpr size_t kMost = 80;
   return absl::StrCat("'", line.size() > kMost ? absl::StrCat(line.substr(0, kMost), "...") : line,
                       "'");
@@ -137,7 +138,7 @@ class EngineUnderTest {
 std::string ErrorLines(const std::vector<std::string>& lines) {
   std::vector<std::string> errors;
   for (const std::string& line : lines) {
-    if (absl::StartsWith(line, kEngineErrorPrefix)) errors.push_back(Quoted(line));
+    if (absl::StartsWith(line, kEngineErrorPrefix)) errors.push_back(QuotedStart(line));
   }
   return absl::StrJoin(errors, ", ");
 }
@@ -294,7 +295,7 @@ class Checker {
       if (!absl::StartsWith(*line, "option")) continue;
       std::optional<AdvertisedOption> option = ParseOptionLine(*line);
       if (!option || option->type == AdvertisedOption::Type::kOther) {
-        problems.push_back(absl::StrCat(Quoted(*line), " is no option line of UCI's types"));
+        problems.push_back(absl::StrCat(QuotedStart(*line), " is no option line of UCI's types"));
       } else {
         options_.push_back(*std::move(option));
       }
@@ -400,7 +401,8 @@ class Checker {
                           settings_.timeout);
       }
       if (*line == "readyok" && probing && engine_.AllReady()) {
-        return Wrong(absl::StrCat("'", go_line, "' was refused: ", Quoted(reader.reply().error)));
+        return Wrong(
+            absl::StrCat("'", go_line, "' was refused: ", QuotedStart(reader.reply().error)));
       }
       if (absl::StartsWith(*line, kEngineErrorPrefix) && !searched && !probing) {
         probing = engine_.Send("isready").ok();
@@ -411,7 +413,7 @@ class Checker {
       if (step == ReplyReader::Step::kMore) continue;
       const absl::Duration elapsed = absl::Now() - start;
       if (step == ReplyReader::Step::kNoMove) {
-        return Wrong(absl::StrCat(Quoted(*line), " names no move"));
+        return Wrong(absl::StrCat(QuotedStart(*line), " names no move"));
       }
       played_.push_back({check, *position, reader.reply().bestmove});
       if (limit && elapsed > *limit) {
@@ -586,9 +588,9 @@ class Checker {
     if (others.empty()) return {"protocol lines", CheckStatus::kOk, ""};
     return {"protocol lines", CheckStatus::kFail,
             others.size() == 1
-                ? absl::StrCat("1 line is not a protocol line: ", Quoted(others.front()))
+                ? absl::StrCat("1 line is not a protocol line: ", QuotedStart(others.front()))
                 : absl::StrCat(others.size(), " lines are not protocol lines, the first ",
-                               Quoted(others.front()))};
+                               QuotedStart(others.front()))};
   }
 
   struct Played {

@@ -16,8 +16,6 @@
 namespace divercite {
 namespace {
 
-absl::Status Bad(absl::string_view message) { return absl::InvalidArgumentError(message); }
-
 absl::StatusOr<std::vector<Opening>> ReadOpenings(const std::string& path) {
   std::vector<Opening> openings;
   std::ifstream in(path);
@@ -28,11 +26,12 @@ absl::StatusOr<std::vector<Opening>> ReadOpenings(const std::string& path) {
     if (text.empty() || text[0] == '#') continue;
     absl::StatusOr<Opening> opening = ParseOpening(text);
     if (!opening.ok()) {
-      return Bad(absl::StrCat(path, ":", number, ": ", opening.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", number, ": ", opening.status().message()));
     }
     openings.push_back(*opening);
   }
-  if (openings.empty()) return Bad(absl::StrCat(path, ": no opening"));
+  if (openings.empty()) return absl::InvalidArgumentError(absl::StrCat(path, ": no opening"));
   return openings;
 }
 
@@ -72,10 +71,12 @@ absl::StatusOr<Opening> ParseOpening(absl::string_view line) {
   if (!words.empty() && words[0] == "startpos") {
     next = 1;
   } else if (!words.empty() && absl::StrContains(words[0], '/')) {
-    if (words.size() < 2) return Bad(absl::StrCat("opening '", line, "': missing the side"));
+    if (words.size() < 2)
+      return absl::InvalidArgumentError(absl::StrCat("opening '", line, "': missing the side"));
     absl::StatusOr<Position> start = ParsePositionString(absl::StrCat(words[0], " ", words[1]));
     if (!start.ok()) {
-      return Bad(absl::StrCat("opening '", line, "': ", start.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("opening '", line, "': ", start.status().message()));
     }
     opening.start = *start;
     opening.start_string = absl::StrCat("fen ", words[0], " ", words[1]);
@@ -84,8 +85,11 @@ absl::StatusOr<Opening> ParseOpening(absl::string_view line) {
   if (next < words.size() && words[next] == "moves") ++next;
   const std::vector<absl::string_view> moves(words.begin() + next, words.end());
   absl::StatusOr<Position> end = PlayMoveTexts(opening.start, moves);
-  if (!end.ok()) return Bad(absl::StrCat("opening '", line, "': ", end.status().message()));
-  if (end->IsGameOver()) return Bad(absl::StrCat("opening '", line, "': the game is over"));
+  if (!end.ok())
+    return absl::InvalidArgumentError(
+        absl::StrCat("opening '", line, "': ", end.status().message()));
+  if (end->IsGameOver())
+    return absl::InvalidArgumentError(absl::StrCat("opening '", line, "': the game is over"));
   for (absl::string_view move : moves) opening.moves.emplace_back(move);
   return opening;
 }
@@ -109,8 +113,9 @@ absl::StatusOr<std::vector<Opening>> LoadOpenings(const MatchSettings& settings,
     }
   }
   if (skip >= static_cast<int>(openings->size())) {
-    return Bad(absl::StrCat("-openings start=", settings.openings_start, ": ",
-                            settings.openings_file, " has ", openings->size(), " openings"));
+    return absl::InvalidArgumentError(absl::StrCat("-openings start=", settings.openings_start,
+                                                   ": ", settings.openings_file, " has ",
+                                                   openings->size(), " openings"));
   }
   std::rotate(openings->begin(), openings->begin() + skip, openings->end());
   return openings;

@@ -18,8 +18,6 @@ constexpr absl::Duration kClockGrace = absl::Milliseconds(100);
 // Per-move limits (st=) are met when the move arrives within this margin.
 constexpr absl::Duration kMoveTimeMargin = absl::Milliseconds(500);
 
-absl::Status Bad(absl::string_view message) { return absl::InvalidArgumentError(message); }
-
 }  // namespace
 
 absl::StatusOr<TimeControl> ParseTimeControl(absl::string_view key, absl::string_view value) {
@@ -31,7 +29,8 @@ absl::StatusOr<TimeControl> ParseTimeControl(absl::string_view key, absl::string
       return tc;
     }
     const std::vector<absl::string_view> parts = absl::StrSplit(value, '+');
-    if (parts.size() > 2) return Bad(absl::StrCat(tc.text, ": expected BASE or BASE+INC"));
+    if (parts.size() > 2)
+      return absl::InvalidArgumentError(absl::StrCat(tc.text, ": expected BASE or BASE+INC"));
     absl::StatusOr<double> base = ParseSeconds(key, parts[0]);
     if (!base.ok()) return base.status();
     double increment = 0;
@@ -40,14 +39,16 @@ absl::StatusOr<TimeControl> ParseTimeControl(absl::string_view key, absl::string
       if (!inc.ok()) return inc.status();
       increment = *inc;
     }
-    if (*base <= 0) return Bad(absl::StrCat(tc.text, ": the base time must be positive"));
+    if (*base <= 0)
+      return absl::InvalidArgumentError(absl::StrCat(tc.text, ": the base time must be positive"));
     tc.kind = TimeControl::Kind::kClock;
     tc.base_ms = static_cast<std::int64_t>(*base * 1000);
     tc.increment_ms = static_cast<std::int64_t>(increment * 1000);
   } else if (key == "st") {
     absl::StatusOr<double> seconds = ParseSeconds(key, value);
     if (!seconds.ok()) return seconds.status();
-    if (*seconds <= 0) return Bad(absl::StrCat(tc.text, ": must be positive"));
+    if (*seconds <= 0)
+      return absl::InvalidArgumentError(absl::StrCat(tc.text, ": must be positive"));
     tc.kind = TimeControl::Kind::kMoveTime;
     tc.movetime_ms = static_cast<std::int64_t>(*seconds * 1000);
   } else if (key == "depth") {
@@ -58,12 +59,12 @@ absl::StatusOr<TimeControl> ParseTimeControl(absl::string_view key, absl::string
   } else if (key == "nodes") {
     std::uint64_t nodes = 0;
     if (!absl::SimpleAtoi(value, &nodes) || nodes == 0) {
-      return Bad(absl::StrCat(tc.text, ": expected a positive integer"));
+      return absl::InvalidArgumentError(absl::StrCat(tc.text, ": expected a positive integer"));
     }
     tc.kind = TimeControl::Kind::kNodes;
     tc.nodes = nodes;
   } else {
-    return Bad(absl::StrCat("unknown time control '", key, "'"));
+    return absl::InvalidArgumentError(absl::StrCat("unknown time control '", key, "'"));
   }
   return tc;
 }
