@@ -5,10 +5,11 @@
 #   Debian's Clang at x86-64-v2 (a cluster's oldest nodes), everything, the tests among them,
 #   with assertions on (a Debug tree at -O1 with libstdc++'s checks, fast enough to run every
 #   C++ test: scripts/test.sh runs them); its engine must hold no AVX instruction (objdump);
-#   GCC at x86-64-v4 (AVX-512: what a recent AMD EPYC or Intel Xeon builds at `native`), the
-#   search's programs and the Python package's compiled rules (pip builds them on the user's
-#   CPU);
-#   GCC at x86-64-v2, the engine alone, which must hold no AVX instruction either.
+#   GCC at x86-64-v4 (AVX-512: what a recent AMD EPYC or Intel Xeon builds at `native`) and at
+#   x86-64-v2, the engine alone (the code no instruction set changes but for what the compiler
+#   makes of it: the rules and the search), which at x86-64-v2 must hold no AVX instruction.
+# Unity builds (CMake's CMAKE_UNITY_BUILD: a target's files compiled as one) here, a fifth less
+# work: the Release tree (scripts/build.sh) compiles each file alone, which checks its includes.
 # Compiling for AVX-512 needs no AVX-512 CPU; nothing built here runs but the x86-64-v2
 # engines, whose bench must print the search's signature (no floating point in the search:
 # every level and compiler searches the same tree).
@@ -55,7 +56,7 @@ configure_and_build() {
   shift
   echo "== $compiler at $level: $tree"
   cmake -S . -B "$tree" -G Ninja -DCMAKE_CXX_COMPILER="$compiler" -DDIVERCITE_ARCH="$level" \
-    -DDIVERCITE_WERROR=ON "${arguments[@]}" >/dev/null
+    -DDIVERCITE_WERROR=ON -DCMAKE_UNITY_BUILD=ON "${arguments[@]}" >/dev/null
   if [ $# -eq 0 ]; then
     cmake --build "$tree"
   else
@@ -73,7 +74,7 @@ configure_and_build clang++ x86-64-v2 -DCMAKE_BUILD_TYPE=Debug \
 check_no_avx build-levels/clang++-x86-64-v2/bin/divercite
 check_bench_signature build-levels/clang++-x86-64-v2/bin/divercite
 release=(-DCMAKE_BUILD_TYPE=Release -DDIVERCITE_TESTS=OFF)
-configure_and_build g++ x86-64-v4 "${release[@]}" -- divercite divercite-perft divercite_python_core
+configure_and_build g++ x86-64-v4 "${release[@]}" -- divercite
 configure_and_build g++ x86-64-v2 "${release[@]}" -- divercite
 check_no_avx build-levels/g++-x86-64-v2/bin/divercite
 check_bench_signature build-levels/g++-x86-64-v2/bin/divercite

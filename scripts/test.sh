@@ -24,12 +24,28 @@ flake8 --count  # every Python file, as .flake8 says
 web/node_modules/.bin/eslint --config web/eslint.config.js web tools/analysis/review_page.js tools/web \
   python/divercite/arena/static
 step_done "format and linters"
+# The other levels and Clang compile meanwhile at the idle priority (SCHED_IDLE): they take only
+# the CPU the tests leave idle (the serial tests wait on games, clocks and browsers about half
+# the time), and the tests keep theirs. Their output is printed once they end.
+mkdir -p build-levels
+idle=(nice -n 19)
+if command -v chrt >/dev/null && chrt --idle 0 true 2>/dev/null; then idle=(chrt --idle 0); fi
+setsid "${idle[@]}" scripts/check-levels.sh >build-levels/check-levels.log 2>&1 &
+levels=$!
+trap 'kill -- -"$levels" 2>/dev/null || true' EXIT
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 step_done "Release tests"
 
-echo "== Other instruction-set levels and Clang (build-levels/)"
-scripts/check-levels.sh
-step_done "instruction-set levels"
+echo "== Other instruction-set levels and Clang (build-levels/, compiled beside the tests)"
+levels_status=0
+wait "$levels" || levels_status=$?
+trap - EXIT
+cat build-levels/check-levels.log
+[ "$levels_status" -eq 0 ] || {
+  echo "test.sh: scripts/check-levels.sh failed (exit $levels_status)" >&2
+  exit 1
+}
+step_done "instruction-set levels (after the tests)"
 
 echo "== The C++ tests with assertions on: Clang at x86-64-v2 (build-levels/clang++-x86-64-v2/)"
 # The course bridge's and the Python package's tests, the shard scripts, the arena and the web
