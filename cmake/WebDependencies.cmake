@@ -29,7 +29,13 @@ endif()
 # -Wgcc-compat under our -Wpedantic.
 set(ABSL_PROPAGATE_CXX_STD ON)
 set(ABSL_ENABLE_INSTALL OFF)
+# Abseil's compiled libraries serve the protocol's text and errors, not the search's loops
+# (those use its headers alone): -O1 there, which compiles two thirds of the wasm build in
+# less time (the variable's value in Abseil's folder is the one its targets get).
+set(_divercite_release_flags "${CMAKE_CXX_FLAGS_RELEASE}")
+string(REPLACE "-O3" "-O1" CMAKE_CXX_FLAGS_RELEASE "${CMAKE_CXX_FLAGS_RELEASE}")
 add_subdirectory(${DIVERCITE_ABSEIL_SOURCE_DIR} ${PROJECT_BINARY_DIR}/abseil EXCLUDE_FROM_ALL SYSTEM)
+set(CMAKE_CXX_FLAGS_RELEASE "${_divercite_release_flags}")
 
 # nlohmann-json is header-only, but its folder is /usr/include, which must not come before
 # Emscripten's own C library headers: a folder in the build tree holds a link to it alone.
