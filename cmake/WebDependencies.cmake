@@ -24,6 +24,12 @@ if(_divercite_absl_copts MATCHES "-latomic")
     "-latomic and --push-state wasm-ld refuses: scripts/install-deps.sh web reverses it "
     "(patch -R -p1 < debian/patches/latomic.diff)")
 endif()
+# Unity builds (CMake compiles a target's files in batches, each batch as one file), ours and
+# Abseil's: every em++ run starts Python and Clang again, which costs about as much as compiling
+# one of Abseil's small files. The native Release tree compiles each file alone, which checks
+# that each holds its own includes.
+set(CMAKE_UNITY_BUILD ON)
+
 # C++20 as ours (Abseil's options then follow std::string_view and friends); only the
 # libraries that the engine links are built (EXCLUDE_FROM_ALL); SYSTEM: its headers raise
 # -Wgcc-compat under our -Wpedantic.
@@ -36,6 +42,13 @@ set(_divercite_release_flags "${CMAKE_CXX_FLAGS_RELEASE}")
 string(REPLACE "-O3" "-O1" CMAKE_CXX_FLAGS_RELEASE "${CMAKE_CXX_FLAGS_RELEASE}")
 add_subdirectory(${DIVERCITE_ABSEIL_SOURCE_DIR} ${PROJECT_BINARY_DIR}/abseil EXCLUDE_FROM_ALL SYSTEM)
 set(CMAKE_CXX_FLAGS_RELEASE "${_divercite_release_flags}")
+# Abseil's files that define the same internal name as another of their library's.
+set(_divercite_absl ${DIVERCITE_ABSEIL_SOURCE_DIR}/absl)
+set_source_files_properties(${_divercite_absl}/strings/numbers.cc
+  DIRECTORY ${_divercite_absl}/strings PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+set_source_files_properties(${_divercite_absl}/time/time.cc
+  ${_divercite_absl}/time/internal/cctz/src/time_zone_posix.cc
+  DIRECTORY ${_divercite_absl}/time PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 
 # nlohmann-json is header-only, but its folder is /usr/include, which must not come before
 # Emscripten's own C library headers: a folder in the build tree holds a link to it alone.
