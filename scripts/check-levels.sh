@@ -8,8 +8,9 @@
 #   GCC at x86-64-v4 (AVX-512: what a recent AMD EPYC or Intel Xeon builds at `native`) and at
 #   x86-64-v2, the engine alone (the code no instruction set changes but for what the compiler
 #   makes of it: the rules and the search), which at x86-64-v2 must hold no AVX instruction.
-# Unity builds (CMake's CMAKE_UNITY_BUILD: a target's files compiled as one) here, for less
-# work: the Release tree (scripts/build.sh) compiles each file alone, which checks its includes.
+# Clang's tree compiles each file alone, which checks that every file holds its own includes
+# (scripts/test.sh builds the Release tree as a unity build); GCC's, which build the engine
+# alone, are unity builds (CMake's CMAKE_UNITY_BUILD: a target's files compiled as one).
 # Compiling for AVX-512 needs no AVX-512 CPU; nothing built here runs but the x86-64-v2
 # engines, whose bench must print the search's signature (no floating point in the search:
 # every level and compiler searches the same tree).
@@ -68,7 +69,7 @@ configure_and_build() {
 start=$SECONDS
 # Debug (assertions on, and the tests' Debug exclusions: the Release tree runs the scripts
 # over whole programs) but optimised: unoptimised, the C++ tests took much of CI's time.
-configure_and_build clang++ x86-64-v2 -DCMAKE_BUILD_TYPE=Debug \
+configure_and_build clang++ x86-64-v2 -DCMAKE_BUILD_TYPE=Debug -DCMAKE_UNITY_BUILD=OFF \
   "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -D_GLIBCXX_ASSERTIONS" -DDIVERCITE_TESTS=ON \
   -DDIVERCITE_PYTHON_PACKAGE=ON --
 check_no_avx build-levels/clang++-x86-64-v2/bin/divercite

@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# Everything CI checks, in order: the web site (scripts/web.sh), the Release build (warnings
-# are errors), the C++ sources' format, the Python and JavaScript linters, every test (the
-# web site's among them); the instruction-set levels and the compiler our own machine does
-# not build with, where the C++ tests run again with assertions on.
+# Everything CI checks: the Release build (warnings are errors), the C++ sources' format, the
+# Python and JavaScript linters, every test; the web site (scripts/web.sh), whose wasm engines
+# and rules module the web tests compare with the native ones; the instruction-set levels and
+# the compiler our own machine does not build with (scripts/check-levels.sh), where the C++
+# tests run again with assertions on.
+#
+# The web site and the levels compile while the Release tests run, at the idle priority
+# (SCHED_IDLE): they take only the CPU the tests leave idle (the serial tests wait on games,
+# clocks, sandboxes and browsers much of the time), and the tests keep theirs. Only compilers
+# run there: a test at the idle priority could be kept off the CPU past its own deadlines. The
+# web tests and the tests with assertions run once their builds are there; the test of
+# `pip install`, which compiles on every core, runs alone first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each step's wall time, printed as it ends: CI's budget is 25 minutes on 2 cores.
@@ -11,11 +19,12 @@ step_done() {
   echo "== $1: $((SECONDS - step_start)) s (total $SECONDS s)"
   step_start=$SECONDS
 }
-# The web site first (build-web/site/): the native tree then finds it and runs the web tests,
-# which compare its wasm engines and rules module with the native ones.
-scripts/web.sh -DDIVERCITE_WERROR=ON
-step_done "web site"
-scripts/build.sh -DDIVERCITE_WERROR=ON
+
+# A unity build (CMake compiles a target's files in batches, as one file each): less work.
+# Clang's tree in check-levels.sh compiles each file alone, which checks that each file holds
+# its own includes. The web tests are registered for the site before it is built.
+scripts/build.sh -DDIVERCITE_WERROR=ON -DCMAKE_UNITY_BUILD=ON \
+  -DDIVERCITE_WEB_SITE="$PWD/build-web/site"
 step_done "Release build"
 scripts/check-format.sh
 flake8 --count  # every Python file, as .flake8 says
@@ -24,12 +33,56 @@ flake8 --count  # every Python file, as .flake8 says
 web/node_modules/.bin/eslint --config web/eslint.config.js web tools/analysis/review_page.js tools/web \
   python/divercite/arena/static
 step_done "format and linters"
-ctest --test-dir build --output-on-failure -j "$(nproc)"
-step_done "Release tests"
 
-echo "== Other instruction-set levels and Clang (build-levels/)"
-scripts/check-levels.sh
-step_done "instruction-set levels"
+# `pip install` compiles the project on both cores: alone, before anything runs beside it.
+ctest --test-dir build --output-on-failure -R '^python_pip_install$'
+step_done "pip install test"
+
+# In the background, one after the other: the site, then the levels. Their output goes to
+# logs, printed when each is waited for; their exit statuses to files.
+mkdir -p build-levels build-web
+rm -f build-web/test-status build-levels/test-status
+idle=(nice -n 19)
+if command -v chrt >/dev/null && chrt --idle 0 true 2>/dev/null; then idle=(chrt --idle 0); fi
+setsid "${idle[@]}" bash -c '
+  status=0
+  scripts/web.sh -DDIVERCITE_WERROR=ON >build-web/test.log 2>&1 || status=$?
+  echo "$status" >build-web/test-status
+  status=0
+  scripts/check-levels.sh >build-levels/test.log 2>&1 || status=$?
+  echo "$status" >build-levels/test-status' &
+background=$!
+trap 'kill -- -"$background" 2>/dev/null || true' EXIT
+
+# wait_for PART: waits for PART's status file, prints PART's log, fails on a failed status.
+wait_for() {
+  while [ ! -f "$1/test-status" ]; do
+    kill -0 "$background" 2>/dev/null || break
+    sleep 1
+  done
+  cat "$1/test.log" 2>/dev/null || true
+  local status
+  status=$(cat "$1/test-status" 2>/dev/null || echo "none (the background job ended)")
+  if [ "$status" != 0 ]; then
+    echo "test.sh: the build of $1 failed: exit status $status" >&2
+    exit 1
+  fi
+}
+
+ctest --test-dir build --output-on-failure -j "$(nproc)" -E '^(web_|python_pip_install$)'
+step_done "Release tests (the web site and the levels compiling beside them)"
+
+echo "== The web site (build-web/site/, compiled beside the tests)"
+wait_for build-web
+step_done "web site (after the tests)"
+ctest --test-dir build --output-on-failure -j "$(nproc)" -R '^web_'
+step_done "web tests"
+
+echo "== Other instruction-set levels and Clang (build-levels/, compiled beside the tests)"
+wait_for build-levels
+wait "$background"
+trap - EXIT
+step_done "instruction-set levels (after the tests)"
 
 echo "== The C++ tests with assertions on: Clang at x86-64-v2 (build-levels/clang++-x86-64-v2/)"
 # The course bridge's and the Python package's tests, the shard scripts, the arena and the web
