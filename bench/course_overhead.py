@@ -33,8 +33,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -43,29 +41,12 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+from course_master import free_port, interrupt, wait_for_port, wait_for_verdict  # noqa: E402,E501
 PLAYER = REPO / "tools" / "seahorse" / "divercite_player.py"
 LINE = re.compile(r"divercite_player: move name=(\S+) ply=(\d+) side=(\w) move=(\S+) "
                   r"compute_ms=([\d.]+) engine_ms=(\S+) depth=\S+ remaining_time=(\S+) "
                   r"fallback=(\d)")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("localhost", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the host exited (code {process.returncode}) before listening")
-        try:
-            with socket.create_connection(("localhost", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"nothing listens on port {port} after {timeout} s")
 
 
 def parse_moves(text: str) -> dict[str, list[tuple]]:
@@ -120,11 +101,8 @@ def run_game(mode: str, args, movetime: int, workdir: Path) -> dict[str, str]:
             if role == "host_game":
                 wait_for_port(port, processes[role])
         master, master_log = processes[runs[0][0]], logs[runs[0][0]]
-        deadline = time.monotonic() + args.timeout
-        while "VERDICT" not in master_log.read_text() and master.poll() is None:
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"no verdict after {args.timeout} s")
-            time.sleep(0.1)
+        if not wait_for_verdict(master_log, master, args.timeout):
+            raise RuntimeError(f"no verdict after {args.timeout} s")
         grace = time.monotonic() + 15  # for all the processes to exit by themselves
         for process in processes.values():
             try:
@@ -137,13 +115,7 @@ def run_game(mode: str, args, movetime: int, workdir: Path) -> dict[str, str]:
         return {role: path.read_text() for role, path in logs.items()}
     finally:
         for process in processes.values():
-            if process.poll() is None:
-                process.send_signal(signal.SIGINT)
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+            interrupt(process)
 
 
 def summary(values: list[float]) -> str:

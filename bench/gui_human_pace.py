@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -39,6 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
 from course_gui import (COURSE, PAGE, REPO, Page, cell_centre, free_port,  # noqa: E402
                         listening, missing, open_page, piece_centre, wait_for)
+from course_master import interrupt  # noqa: E402  (tests/, which course_gui puts on the path)
 
 PLAYER = REPO / "tools" / "seahorse" / "divercite_player.py"
 
@@ -115,12 +115,7 @@ def main():
         except TimeoutError as error:
             sys.exit(f"gui_human_pace: {error or 'timed out'}")
         finally:
-            master.send_signal(signal.SIGINT)
-            try:
-                master.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                master.kill()
-                master.wait()
+            interrupt(master)
             log.close()
         thinking = [line for line in (tmp / "master.log").read_text().splitlines()
                     if line.startswith("divercite_player: ") and "move name=" not in line]

@@ -24,12 +24,16 @@ import math
 import os
 import shutil
 import socket
+import sys
 import time
 from pathlib import Path
 from typing import Optional
 
 import chromium_devtools  # beside this file, on the importer's path
 from chromium_devtools import DevToolsPage
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/
+from course_master import free_port  # noqa: E402,F401  (for the importers)
 
 REPO = Path(__file__).resolve().parents[2]
 COURSE = Path(os.environ.get("DIVERCITE_COURSE_DIR") or REPO.parent / "shared" / "course")
@@ -105,12 +109,6 @@ class Page(DevToolsPage):
                                           "value": "application/javascript"},
                                          {"name": "Access-Control-Allow-Origin", "value": "*"}],
                         body=base64.b64encode(local.read_bytes()).decode())
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("localhost", 0))
-        return s.getsockname()[1]
 
 
 def listening(port: int) -> bool:

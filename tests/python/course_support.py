@@ -7,11 +7,8 @@ course's divercite/ and seahorse/ folders.
 
 import contextlib
 import os
-import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from reference_data import REPO
@@ -28,6 +25,9 @@ for folder in (COURSE_DIR / "divercite", COURSE_DIR / "seahorse"):
 # The course bridge (divercite.course.bridge) builds the course's start state as
 # main_divercite.py does: the project's one copy of that set-up.
 from divercite.course.bridge.rules import Course  # noqa: E402
+
+sys.path.insert(0, str(Path(REPO) / "tests"))
+from course_master import free_port, interrupt, wait_for_verdict  # noqa: E402
 from game_state_divercite import GameStateDivercite  # noqa: E402,F401  (for the tests)
 from player_divercite import PlayerDivercite  # noqa: E402
 
@@ -52,12 +52,6 @@ def course_states(moves, start):
         action = LightAction({"piece": move[:2], "position": (int(move[2]), int(move[3]))})
         states.append(states[-1].apply_action(action))
     return states
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("localhost", 0))
-        return s.getsockname()[1]
 
 
 def run_master(player_files, folder, record=False, timeout=120):
@@ -85,18 +79,9 @@ def _run_master_on(port, player_files, folder, record, timeout):
         process = subprocess.Popen(command, cwd=folder, env=env, stdout=log,
                                    stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + timeout
-        while "VERDICT" not in log_path.read_text() and process.poll() is None:
-            assert time.monotonic() < deadline, log_path.read_text()[-3000:]
-            time.sleep(0.1)
+        assert wait_for_verdict(log_path, process, timeout), log_path.read_text()[-3000:]
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=15)
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        interrupt(process)
     return log_path.read_text()

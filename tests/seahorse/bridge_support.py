@@ -43,6 +43,10 @@ from player_divercite import PlayerDivercite  # noqa: E402
 from seahorse.game.heavy_action import HeavyAction  # noqa: E402
 from seahorse.game.light_action import LightAction  # noqa: E402
 
+# tests/: the course master's helpers, shared with the other tests and the benches.
+sys.path.insert(0, os.path.dirname(HERE))
+from course_master import free_port  # noqa: E402,F401  (for the tests)
+
 # Every line the wrapper may write on stdout.
 PROTOCOL_LINE = re.compile(
     r"(id (name|author) .+|option name Seed type spin default 0 min 0 max 2147483647|"

@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
-import socket
 import stat
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -30,7 +27,8 @@ PACKAGE = ENGINE.resolve().parent.parent / "python" / "divercite"
 MAIN = COURSE_DIR / "divercite" / "main_divercite.py"
 GREEDY = COURSE_DIR / "divercite" / "greedy_player_divercite.py"
 RANDOM = COURSE_DIR / "divercite" / "random_player_divercite.py"
-for folder in (COURSE_DIR / "divercite", COURSE_DIR / "seahorse", PLAYER.parent):
+for folder in (COURSE_DIR / "divercite", COURSE_DIR / "seahorse", PLAYER.parent,
+               Path(__file__).resolve().parents[1]):  # tests/, for course_master
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
@@ -38,6 +36,8 @@ import divercite_player  # noqa: E402,F401  (the module under test; it finds the
 from divercite.course.bridge.rules import Course  # noqa: E402  (builds the course's states)
 from game_state_divercite import GameStateDivercite  # noqa: E402  (the course's code)
 from player_divercite import PlayerDivercite  # noqa: E402,F401  (for the tests)
+from course_master import (free_port, interrupt, wait_for_port,  # noqa: E402,F401  (for the tests)
+                           wait_for_verdict)
 
 _COURSE = Course()
 
@@ -79,25 +79,6 @@ def move_name(action) -> str:
 
 def legal_names(state) -> set[str]:
     return {move_name(a) for a in state.generate_possible_light_actions()}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("localhost", 0))
-        return s.getsockname()[1]
-
-
-def interrupt(process: subprocess.Popen) -> None:
-    """Ends a course master still running as a student's Ctrl-C would (its shutdown sometimes
-    never ends after a game), and kills it if that does not end it within 10 s."""
-    if process.poll() is not None:
-        return
-    process.send_signal(signal.SIGINT)
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 def reaped(pid: int) -> bool:

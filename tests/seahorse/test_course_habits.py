@@ -15,7 +15,6 @@ Run by ctest, or by hand from this folder: /usr/bin/python3 -m unittest -v test_
 import concurrent.futures
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -23,7 +22,8 @@ import time
 import unittest
 
 from bridge_support import (AGENTS, COURSE, ENGINE, MATCH, PROTOCOL_LINE, RANDOM, SEAHORSE,
-                            SOURCE, WRAPPER, CourseEngineTestCase, agent, finish_match, wrapper)
+                            SOURCE, WRAPPER, CourseEngineTestCase, agent, finish_match, free_port,
+                            wrapper)
 
 # The agent's clock under divercite-match (the hanging agent's is short: it loses on time).
 AGENT_TC = "tc=30"
@@ -64,12 +64,6 @@ def habit_agent(name):
     if name == "packaged":
         return os.path.join(AGENTS, "packaged", "packaged_player.py")
     return agent(name)
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def in_parallel(function, items):

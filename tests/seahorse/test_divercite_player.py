@@ -16,7 +16,6 @@ import json
 import os
 import random
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,7 +27,8 @@ from pathlib import Path
 from player_support import (CLEAN, COURSE_DIR, ENGINE, FAKE_ENGINE, GREEDY, MAIN, PLAYER,
                             RANDOM, GameStateDivercite, PlayerDivercite,
                             children_named, divercite_player, environment, free_port,
-                            initial_state, interrupt, legal_names, move_name, reaped, write_script)
+                            initial_state, interrupt, legal_names, move_name, reaped,
+                            wait_for_port, wait_for_verdict, write_script)
 
 # Per move in the framework games (the engine searches all of it).
 GAME_MOVETIME_MS = 100
@@ -253,14 +253,13 @@ class FrameworkGameTest(unittest.TestCase):
                     processes[role] = subprocess.Popen(arguments, cwd=tmp, env=env,
                                                        stdout=log, stderr=subprocess.STDOUT)
                 if role == "master" and mode != "local":
-                    self.wait_for_port(port, processes[role], logs[role])
+                    try:
+                        wait_for_port(port, processes[role])
+                    except RuntimeError as error:
+                        self.fail(f"{error}:\n{logs[role].read_text()[-3000:]}")
             # The game is over at the master's VERDICT line (or when the master exits).
-            deadline = time.monotonic() + 120
-            while "VERDICT" not in logs["master"].read_text() and \
-                    processes["master"].poll() is None:
-                self.assertLess(time.monotonic(), deadline,
-                                "no verdict after 120 s:\n" + logs["master"].read_text()[-3000:])
-                time.sleep(0.1)
+            self.assertTrue(wait_for_verdict(logs["master"], processes["master"], 120),
+                            "no verdict after 120 s:\n" + logs["master"].read_text()[-3000:])
             grace = time.monotonic() + 15  # for all the processes to exit by themselves
             for process in processes.values():
                 with contextlib.suppress(subprocess.TimeoutExpired):
@@ -280,17 +279,6 @@ class FrameworkGameTest(unittest.TestCase):
             for process in processes.values():
                 interrupt(process)
         return texts["master"], texts.get("remote", texts["master"])
-
-    def wait_for_port(self, port: int, process: subprocess.Popen, log: Path) -> None:
-        deadline = time.monotonic() + 30
-        while True:
-            self.assertIsNone(process.poll(), log.read_text()[-3000:])
-            try:
-                socket.create_connection(("localhost", port), timeout=0.2).close()
-                return
-            except OSError:
-                self.assertLess(time.monotonic(), deadline, "the host does not listen")
-                time.sleep(0.05)
 
     def assert_clean_win(self, log: str, ours_log: str, winner: str):
         for text in (log, ours_log):
