@@ -10,6 +10,11 @@ set(DIVERCITE_SANITIZER "" CACHE STRING
 # turns them into errors.
 option(DIVERCITE_WERROR "Treat warnings as errors" OFF)
 
+# Assertions in an optimised build: `assert` (NDEBUG undefined) and libstdc++'s bounds and
+# precondition checks (_GLIBCXX_ASSERTIONS), at the build type's optimisation. scripts/test.sh
+# (and so CI) runs every test so; a user's Release build has neither.
+option(DIVERCITE_ASSERTIONS "Keep assert() and libstdc++'s checks in an optimised build" OFF)
+
 # The instruction-set level, named as x86-64's psABI names them (Stockfish's ARCH=...):
 # `native` is this machine's CPU; a binary for a cluster whose nodes differ wants the level of
 # the oldest node. `DIVERCITE_NATIVE=OFF` is kept as a synonym of `x86-64`.
@@ -68,6 +73,10 @@ add_library(divercite_options INTERFACE)
 target_compile_options(divercite_options INTERFACE -Wall -Wextra -Wpedantic ${_divercite_march})
 if(DIVERCITE_WERROR)
   target_compile_options(divercite_options INTERFACE -Werror)
+endif()
+if(DIVERCITE_ASSERTIONS)
+  # After the build type's flags on the command line: -UNDEBUG undoes Release's -DNDEBUG.
+  target_compile_options(divercite_options INTERFACE -UNDEBUG -D_GLIBCXX_ASSERTIONS)
 endif()
 
 if(DIVERCITE_SANITIZER)

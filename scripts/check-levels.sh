@@ -2,15 +2,16 @@
 # Compiles the project at the instruction-set levels and with the compiler our own CPU and
 # build do not choose, warnings as errors, so that a user's CPU or compiler cannot meet a
 # failure CI never saw:
-#   Debian's Clang at x86-64-v2 (a cluster's oldest nodes), everything, the tests among them,
-#   with assertions on (a Debug tree at -O1 with libstdc++'s checks, fast enough to run every
-#   C++ test: scripts/test.sh runs them); its engine must hold no AVX instruction (objdump);
+#   Debian's Clang at x86-64-v2 (a cluster's oldest nodes), everything but the tests (which
+#   the Release tree runs, with assertions on: scripts/test.sh), at -O1, where Clang compiles
+#   sooner and warns as at -O3; its engine must hold no AVX instruction (objdump);
 #   GCC at x86-64-v4 (AVX-512: what a recent AMD EPYC or Intel Xeon builds at `native`) and at
 #   x86-64-v2, the engine alone (the code no instruction set changes but for what the compiler
 #   makes of it: the rules and the search), which at x86-64-v2 must hold no AVX instruction.
 # Clang's tree compiles each file alone, which checks that every file holds its own includes
-# (scripts/test.sh builds the Release tree as a unity build); GCC's, which build the engine
-# alone, are unity builds (CMake's CMAKE_UNITY_BUILD: a target's files compiled as one).
+# (scripts/test.sh builds the Release tree as a unity build, where a test's one file is still
+# compiled alone); GCC's, which build the engine alone, are unity builds (CMake's
+# CMAKE_UNITY_BUILD: a target's files compiled as one).
 # Compiling for AVX-512 needs no AVX-512 CPU; nothing built here runs but the x86-64-v2
 # engines, whose bench must print the search's signature (no floating point in the search:
 # every level and compiler searches the same tree).
@@ -67,11 +68,8 @@ configure_and_build() {
 }
 
 start=$SECONDS
-# Debug (assertions on, and the tests' Debug exclusions: the Release tree runs the scripts
-# over whole programs) but optimised: unoptimised, the C++ tests took much of CI's time.
-configure_and_build clang++ x86-64-v2 -DCMAKE_BUILD_TYPE=Debug -DCMAKE_UNITY_BUILD=OFF \
-  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -D_GLIBCXX_ASSERTIONS" -DDIVERCITE_TESTS=ON \
-  -DDIVERCITE_PYTHON_PACKAGE=ON --
+configure_and_build clang++ x86-64-v2 -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 \
+  -DCMAKE_UNITY_BUILD=OFF -DDIVERCITE_TESTS=OFF -DDIVERCITE_PYTHON_PACKAGE=ON --
 check_no_avx build-levels/clang++-x86-64-v2/bin/divercite
 check_bench_signature build-levels/clang++-x86-64-v2/bin/divercite
 release=(-DCMAKE_BUILD_TYPE=Release -DDIVERCITE_TESTS=OFF)

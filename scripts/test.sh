@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# Everything CI checks: the Release build (warnings are errors), the C++ sources' format, the
-# Python and JavaScript linters, every test; the web site (scripts/web.sh), whose wasm engines
-# and rules module the web tests compare with the native ones; the instruction-set levels and
-# the compiler our own machine does not build with (scripts/check-levels.sh), where the C++
-# tests run again with assertions on.
+# Everything CI checks: the Release build (warnings are errors, assertions on), the C++
+# sources' format, the Python and JavaScript linters, every test; the web site
+# (scripts/web.sh), whose wasm engines and rules module the web tests compare with the native
+# ones; the instruction-set levels and the compiler our own machine does not build with
+# (scripts/check-levels.sh).
 #
 # The web site and the levels compile while the Release tests run, at the idle priority
 # (SCHED_IDLE): they take only the CPU the tests leave idle (the serial tests wait on games,
 # clocks, sandboxes and browsers much of the time), and the tests keep theirs. Only compilers
 # run there: a test at the idle priority could be kept off the CPU past its own deadlines. The
-# web tests and the tests with assertions run once their builds are there; the test of
-# `pip install`, which compiles on every core, runs alone first.
+# web tests run once the site is there; the test of `pip install`, which compiles on every
+# core, runs alone first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each step's wall time, printed as it ends: CI's budget is 25 minutes on 2 cores.
@@ -22,8 +22,10 @@ step_done() {
 
 # A unity build (CMake compiles a target's files in batches, as one file each): less work.
 # Clang's tree in check-levels.sh compiles each file alone, which checks that each file holds
-# its own includes. The web tests are registered for the site before it is built.
-scripts/build.sh -DDIVERCITE_WERROR=ON -DCMAKE_UNITY_BUILD=ON \
+# its own includes. The assertions on (assert() and libstdc++'s checks, at -O3): every test,
+# the C++ tests and those that play whole games through the programs, runs with them. The web
+# tests are registered for the site before it is built.
+scripts/build.sh -DDIVERCITE_WERROR=ON -DCMAKE_UNITY_BUILD=ON -DDIVERCITE_ASSERTIONS=ON \
   -DDIVERCITE_WEB_SITE="$PWD/build-web/site"
 step_done "Release build"
 scripts/check-format.sh
@@ -83,11 +85,3 @@ wait_for build-levels
 wait "$background"
 trap - EXIT
 step_done "instruction-set levels (after the tests)"
-
-echo "== The C++ tests with assertions on: Clang at x86-64-v2 (build-levels/clang++-x86-64-v2/)"
-# The course bridge's and the Python package's tests, the shard scripts, the arena and the web
-# site's checks play whole games through the programs, which the Release tree covers: this
-# tree is for the assertions in the rules, the search, the table and the tools.
-ctest --test-dir build-levels/clang++-x86-64-v2 --output-on-failure -j "$(nproc)" \
-  -E '^(seahorse|shards|python|arena|web)_'
-step_done "tests with assertions"
