@@ -4,7 +4,8 @@ CMake configures the project for the Python that runs pip (-DDIVERCITE_PYTHON=sy
 the compiled rules, divercite._core, are built for it) without the tests, and builds only the
 extension and the four executables, as a unity build (CMAKE_UNITY_BUILD: each target's files
 compiled in batches, each batch as one file, which spares the compiler reading the same headers
-again for every file; CI's Release tree compiles each file alone). The wheel then holds:
+again for every file; Clang's tree in scripts/check-levels.sh compiles each file alone, which
+checks their includes). The wheel then holds:
 
 - the package `divercite` (python/divercite/, subpackages included) with its `_core`;
 - the executables divercite, divercite-perft, divercite-match and divercite-analyze as the

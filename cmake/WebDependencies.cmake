@@ -26,8 +26,8 @@ if(_divercite_absl_copts MATCHES "-latomic")
 endif()
 # Unity builds (CMake compiles a target's files in batches, each batch as one file), ours and
 # Abseil's: every em++ run starts Python and Clang again, which costs about as much as compiling
-# one of Abseil's small files. The native Release tree compiles each file alone, which checks
-# that each holds its own includes.
+# one of Abseil's small files. Clang's native tree (scripts/check-levels.sh) compiles each file
+# alone, which checks that each holds its own includes.
 set(CMAKE_UNITY_BUILD ON)
 
 # C++20 as ours (Abseil's options then follow std::string_view and friends); only the

@@ -4,7 +4,8 @@
 # failure CI never saw:
 #   Debian's Clang at x86-64-v2 (a cluster's oldest nodes), everything but the tests (which
 #   the Release tree runs, with assertions on: scripts/test.sh), at -O1, where Clang compiles
-#   sooner and warns as at -O3; its engine must hold no AVX instruction (objdump);
+#   sooner (its warnings come from its front end, at any level); its engine must hold no AVX
+#   instruction (objdump);
 #   GCC at x86-64-v4 (AVX-512: what a recent AMD EPYC or Intel Xeon builds at `native`) and at
 #   x86-64-v2, the engine alone (the code no instruction set changes but for what the compiler
 #   makes of it: the rules and the search), which at x86-64-v2 must hold no AVX instruction.

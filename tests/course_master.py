@@ -1,6 +1,6 @@
 """The course's master program (main_divercite.py) as our tests and benches run it: a free port
-for it to listen on, its verdict awaited, and its end as a student's Ctrl-C would end it (its
-shutdown sometimes never ends after a game).
+for it to listen on, that port and its verdict awaited, and its end as a student's Ctrl-C would
+end it (its shutdown sometimes never ends after a game).
 
 The one copy of these for tests/python, tests/seahorse, tests/browser and bench/ (each puts
 this folder on sys.path).
@@ -21,6 +21,15 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def listening(port: int) -> bool:
+    """Whether something on this machine accepts connections on `port` now."""
+    try:
+        socket.create_connection(("localhost", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
+
+
 def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30.0) -> None:
     """Waits until something listens on `port` (the master of a `-t host_game` game, before its
     remote player connects); RuntimeError if the master exits first or `timeout` passes."""
@@ -29,11 +38,9 @@ def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30.0) -
         if process.poll() is not None:
             raise RuntimeError(f"the master exited (code {process.returncode}) before listening "
                                f"on port {port}")
-        try:
-            with socket.create_connection(("localhost", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.05)
+        if listening(port):
+            return
+        time.sleep(0.05)
     raise RuntimeError(f"nothing listens on port {port} after {timeout} s")
 
 

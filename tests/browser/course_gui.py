@@ -23,7 +23,6 @@ import contextlib
 import math
 import os
 import shutil
-import socket
 import sys
 import time
 from pathlib import Path
@@ -33,7 +32,7 @@ import chromium_devtools  # beside this file, on the importer's path
 from chromium_devtools import DevToolsPage
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/
-from course_master import free_port  # noqa: E402,F401  (for the importers)
+from course_master import free_port, listening  # noqa: E402,F401  (for the importers)
 
 REPO = Path(__file__).resolve().parents[2]
 COURSE = Path(os.environ.get("DIVERCITE_COURSE_DIR") or REPO.parent / "shared" / "course")
@@ -109,14 +108,6 @@ class Page(DevToolsPage):
                                           "value": "application/javascript"},
                                          {"name": "Access-Control-Allow-Origin", "value": "*"}],
                         body=base64.b64encode(local.read_bytes()).decode())
-
-
-def listening(port: int) -> bool:
-    try:
-        socket.create_connection(("localhost", port), timeout=0.2).close()
-        return True
-    except OSError:
-        return False
 
 
 async def wait_for(predicate, seconds: float, what: str):
