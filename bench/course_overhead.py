@@ -34,15 +34,13 @@ import argparse
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
-from course_master import free_port, interrupt, wait_for_port, wait_for_verdict  # noqa: E402,E501
+from course_master import play_game  # noqa: E402
 PLAYER = REPO / "tools" / "seahorse" / "divercite_player.py"
 LINE = re.compile(r"divercite_player: move name=(\S+) ply=(\d+) side=(\w) move=(\S+) "
                   r"compute_ms=([\d.]+) engine_ms=(\S+) depth=\S+ remaining_time=(\S+) "
@@ -77,45 +75,24 @@ def overheads(moves: list[tuple]) -> tuple[list[float], list[float], list[float]
     return framework, bridge, total
 
 
+# The figures' names of the master's and the remote's logs, by mode.
+ROLES = {"local": {"master": "local"}, "remote": {"master": "host_game", "remote": "connect"}}
+
+
 def run_game(mode: str, args, movetime: int, workdir: Path) -> dict[str, str]:
     """Plays one game; returns the output (stdout and stderr) of each process by role."""
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", DIVERCITE_PLAYER_LOG="1",
                DIVERCITE_MOVETIME=str(movetime), DIVERCITE_OPTIONS="MoveOverhead=0",
                DIVERCITE_ENGINE=str(args.engine),
                PYTHONPATH=str(args.course / "seahorse"))
-    main = str(args.course / "divercite" / "main_divercite.py")
-    port = free_port()
-    base = [args.python, main, "-g", "-l", "INFO", "-p", str(port)]
-    if mode == "local":
-        runs = [("local", base + ["-t", "local", str(PLAYER), str(PLAYER)])]
-    else:
-        runs = [("host_game", base + ["-t", "host_game", str(PLAYER)]),
-                ("connect", base + ["-t", "connect", str(PLAYER)])]
-    processes, logs = {}, {}
-    try:
-        for role, command in runs:
-            logs[role] = workdir / f"{role}.log"
-            with open(logs[role], "w") as log:
-                processes[role] = subprocess.Popen(command, cwd=workdir, env=env, stdout=log,
-                                                   stderr=subprocess.STDOUT)
-            if role == "host_game":
-                wait_for_port(port, processes[role])
-        master, master_log = processes[runs[0][0]], logs[runs[0][0]]
-        if not wait_for_verdict(master_log, master, args.timeout):
-            raise RuntimeError(f"no verdict after {args.timeout} s")
-        grace = time.monotonic() + 15  # for all the processes to exit by themselves
-        for process in processes.values():
-            try:
-                process.wait(timeout=max(0.1, grace - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                # seahorse's shutdown sometimes never ends after a game (its task
-                # cancellation waits forever): interrupt it, as a student's Ctrl-C would.
-                print("note: the course framework did not exit after the game; "
-                      "interrupting it", file=sys.stderr)
-        return {role: path.read_text() for role, path in logs.items()}
-    finally:
-        for process in processes.values():
-            interrupt(process)
+    game = play_game(args.course / "divercite" / "main_divercite.py", [PLAYER, PLAYER], workdir,
+                     env, mode=mode, timeout=args.timeout, python=args.python)
+    if game.hung:
+        # seahorse's shutdown sometimes never ends after a game (its task cancellation
+        # waits forever): it was interrupted, as a student's Ctrl-C would.
+        print("note: the course framework did not exit after the game; interrupted it",
+              file=sys.stderr)
+    return {ROLES[mode][role]: text for role, text in game.logs.items()}
 
 
 def summary(values: list[float]) -> str:
@@ -144,6 +121,9 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=600.0, help="per game (s)")
     args = parser.parse_args()
     movetimes = [int(x) for x in args.movetimes.split(",")]
+    unknown = set(args.modes.split(",")) - set(ROLES)
+    if unknown:
+        parser.error(f"--modes: {', '.join(sorted(unknown))}: the modes are local and remote")
 
     framework: dict[str, list[float]] = {}
     bridge: dict[str, list[float]] = {}

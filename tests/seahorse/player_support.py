@@ -36,8 +36,7 @@ import divercite_player  # noqa: E402,F401  (the module under test; it finds the
 from divercite.course.bridge.rules import Course  # noqa: E402  (builds the course's states)
 from game_state_divercite import GameStateDivercite  # noqa: E402  (the course's code)
 from player_divercite import PlayerDivercite  # noqa: E402,F401  (for the tests)
-from course_master import (free_port, interrupt, wait_for_port,  # noqa: E402,F401  (for the tests)
-                           wait_for_verdict)
+from course_master import free_port, interrupt, play_game  # noqa: E402,F401  (for the tests)
 
 _COURSE = Course()
 

@@ -26,9 +26,8 @@ from pathlib import Path
 
 from player_support import (CLEAN, COURSE_DIR, ENGINE, FAKE_ENGINE, GREEDY, MAIN, PLAYER,
                             RANDOM, GameStateDivercite, PlayerDivercite,
-                            children_named, divercite_player, environment, free_port,
-                            initial_state, interrupt, legal_names, move_name, reaped,
-                            wait_for_port, wait_for_verdict, write_script)
+                            children_named, divercite_player, environment, initial_state,
+                            legal_names, move_name, play_game, reaped, write_script)
 
 # Per move in the framework games (the engine searches all of it).
 GAME_MOVETIME_MS = 100
@@ -238,47 +237,17 @@ class FrameworkGameTest(unittest.TestCase):
                    DIVERCITE_MOVETIME=str(GAME_MOVETIME_MS), DIVERCITE_PLAYER_LOG="1",
                    PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(COURSE_DIR / "seahorse"))
         env.pop("DIVERCITE_OPTIONS", None)
-        port = free_port()
-        command = [sys.executable, str(MAIN), "-g", "-l", "INFO", "-p", str(port)]
-        if mode == "local":
-            runs = [("master", command + ["-t", "local"] + [str(p) for p in players])]
-        else:
-            runs = [("master", command + ["-t", "host_game", str(players[0])]),
-                    ("remote", command + ["-t", "connect", str(players[1])])]
-        processes, logs = {}, {}
-        try:
-            for role, arguments in runs:
-                logs[role] = tmp / f"{role}.log"
-                with open(logs[role], "w") as log:
-                    processes[role] = subprocess.Popen(arguments, cwd=tmp, env=env,
-                                                       stdout=log, stderr=subprocess.STDOUT)
-                if role == "master" and mode != "local":
-                    try:
-                        wait_for_port(port, processes[role])
-                    except RuntimeError as error:
-                        self.fail(f"{error}:\n{logs[role].read_text()[-3000:]}")
-            # The game is over at the master's VERDICT line (or when the master exits).
-            self.assertTrue(wait_for_verdict(logs["master"], processes["master"], 120),
-                            "no verdict after 120 s:\n" + logs["master"].read_text()[-3000:])
-            grace = time.monotonic() + 15  # for all the processes to exit by themselves
-            for process in processes.values():
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    process.wait(timeout=max(0.1, grace - time.monotonic()))
-            texts = {role: path.read_text() for role, path in logs.items()}
-            hung = [role for role, process in processes.items() if process.poll() is None]
-            for role, process in processes.items():
-                if role not in hung:
-                    self.assertEqual(process.returncode, 0, texts[role][-3000:])
-            if hung:
-                # seahorse's shutdown sometimes never ends after a host_game game (its task
-                # cancellation waits forever; the same with the course's own players):
-                # interrupt it as a student's Ctrl-C would. The game itself is over.
-                print(f"\nnote: the course framework did not exit after the game "
-                      f"({', '.join(hung)}); interrupted it", file=sys.stderr)
-        finally:
-            for process in processes.values():
-                interrupt(process)
-        return texts["master"], texts.get("remote", texts["master"])
+        game = play_game(MAIN, players, tmp, env, mode=mode, timeout=120)
+        for role, code in game.codes.items():
+            if code is not None:
+                self.assertEqual(code, 0, game.logs[role][-3000:])
+        if game.hung:
+            # seahorse's shutdown sometimes never ends after a host_game game (its task
+            # cancellation waits forever; the same with the course's own players): it was
+            # interrupted as a student's Ctrl-C would. The game itself is over.
+            print(f"\nnote: the course framework did not exit after the game "
+                  f"({', '.join(game.hung)}); interrupted it", file=sys.stderr)
+        return game.logs["master"], game.logs.get("remote", game.logs["master"])
 
     def assert_clean_win(self, log: str, ours_log: str, winner: str):
         for text in (log, ours_log):
