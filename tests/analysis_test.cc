@@ -309,7 +309,7 @@ TEST(Analysis, GamesComeFromTheRecordsFileByNumber) {
   EXPECT_EQ((*games)[0].moves.size(), 40u);
   EXPECT_EQ(GamesFromRecordsFile(path, 6).status().code(), absl::StatusCode::kNotFound);
 
-  // A record whose moves are not legal is named by its line.
+  // A record whose moves are not legal is named by its line and its game.
   record.game = 5;
   record.moves[5].move = reference[0];  // taken by the opening
   std::ofstream(path, std::ios::trunc)
@@ -317,7 +317,7 @@ TEST(Analysis, GamesComeFromTheRecordsFileByNumber) {
   games = GamesFromRecordsFile(path, std::nullopt);
   ASSERT_FALSE(games.ok());
   EXPECT_TRUE(absl::StartsWith(games.status().message(),
-                               absl::StrCat(path, ":2: move 8 '", reference[0], "'")))
+                               absl::StrCat(path, ":2: game 5: move 8 '", reference[0], "'")))
       << games.status();
   std::filesystem::remove(path);
 }

@@ -1,6 +1,7 @@
 // Game records and the records file: the JSON line of a record (its exact text, round trips,
 // 64-bit integers, unicode names), reading errors that name what is wrong, the store's
-// appending and reading back, and the JSON adapter's errors instead of nlohmann's exceptions.
+// appending and reading back, the JSON adapter's errors instead of nlohmann's exceptions, and
+// a record's game replayed on the rules (its start, its moves checked, errors naming them).
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -11,9 +12,11 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "engine/position_string.h"
 #include "gtest/gtest.h"
 #include "tools/common/json.h"
 #include "tools/records/game_record.h"
+#include "tools/records/record_replay.h"
 #include "tools/records/record_store.h"
 
 namespace divercite {
@@ -392,6 +395,54 @@ TEST_F(RecordStoreTest, AMissingFileCannotBeReadButCanBeStarted) {
   EXPECT_EQ(status.code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(status.message(), path_ + ": cannot open");
   EXPECT_TRUE(RecordStore::Open(path_).ok());
+}
+
+TEST(RecordReplayTest, TheOpeningThenThePlayersMovesFromTheStart) {
+  absl::StatusOr<ReplayedRecord> game = ReplayRecord(SampleRecord());
+  ASSERT_TRUE(game.ok()) << game.status();
+  EXPECT_EQ(game->start_string, "startpos");
+  EXPECT_EQ(game->opening_plies, 2);
+  std::string moves;
+  for (const Move move : game->moves) absl::StrAppend(&moves, MoveToString(move), " ");
+  EXPECT_EQ(moves, "RC14 GR04 BC23 GC32 YR44 ");
+
+  // From a position string: the start as `position` takes it, written as the rules write it.
+  Position after_two = Position::Start();
+  after_two.Play(game->moves[0]);
+  after_two.Play(game->moves[1]);
+  GameRecord record = SampleRecord();
+  record.start = absl::StrCat("fen ", ToPositionString(after_two));
+  record.opening = "";
+  absl::StatusOr<ReplayedRecord> from_fen = ReplayRecord(record);
+  ASSERT_TRUE(from_fen.ok()) << from_fen.status();
+  EXPECT_EQ(from_fen->start_string, record.start);
+  EXPECT_EQ(ToPositionString(from_fen->start), ToPositionString(after_two));
+  EXPECT_EQ(from_fen->opening_plies, 0);
+  EXPECT_EQ(from_fen->moves.size(), 3u);
+}
+
+TEST(RecordReplayTest, ABadStartOrMoveIsAnErrorNamingTheGameAndTheMove) {
+  const auto message = [](const GameRecord& record) {
+    absl::StatusOr<ReplayedRecord> game = ReplayRecord(record);
+    return game.ok() ? std::string("(no error)") : std::string(game.status().message());
+  };
+  GameRecord record = SampleRecord();
+  record.moves[1].move = "BC23";  // taken by the move before
+  EXPECT_TRUE(absl::StartsWith(message(record), "game 12: move 4 'BC23' at ply 3: "))
+      << message(record);
+  record = SampleRecord();
+  record.moves[2].move = "YR4";
+  EXPECT_TRUE(absl::StartsWith(message(record), "game 12: move 5 'YR4' at ply 4: "))
+      << message(record);
+  record = SampleRecord();
+  record.opening = "RC14 RC14";
+  EXPECT_TRUE(absl::StartsWith(message(record), "game 12: opening: move 2 'RC14' at ply 1: "))
+      << message(record);
+  record = SampleRecord();
+  record.start = "somewhere";
+  EXPECT_TRUE(absl::StartsWith(message(record), "game 12: start 'somewhere': ")) << message(record);
+  record.start = "fen nonsense w";
+  EXPECT_TRUE(absl::StartsWith(message(record), "game 12: start: ")) << message(record);
 }
 
 }  // namespace

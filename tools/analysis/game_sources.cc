@@ -3,6 +3,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
@@ -11,6 +12,7 @@
 #include "absl/strings/strip.h"
 #include "engine/position_string.h"
 #include "tools/common/json.h"
+#include "tools/records/record_replay.h"
 #include "tools/records/record_store.h"
 
 namespace divercite {
@@ -84,18 +86,16 @@ absl::StatusOr<std::pair<int, int>> GridOfKey(absl::string_view key) {
 }  // namespace
 
 absl::StatusOr<GameToAnalyze> GameFromRecord(const GameRecord& record) {
+  absl::StatusOr<ReplayedRecord> replayed = ReplayRecord(record);
+  if (!replayed.ok()) return replayed.status();
   GameToAnalyze game;
   game.game = record.game;
   game.p1 = record.p1;
   game.p2 = record.p2;
-  if (absl::Status status = SetStart(record.start, game); !status.ok()) return status;
-  if (absl::Status status = AppendMoves(record.opening, game); !status.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("opening: ", status.message()));
-  }
-  game.opening_plies = static_cast<int>(game.moves.size());
-  std::string moves;
-  for (const MoveRecord& move : record.moves) absl::StrAppend(&moves, move.move, " ");
-  if (absl::Status status = AppendMoves(moves, game); !status.ok()) return status;
+  game.start_string = replayed->start_string;
+  game.start = replayed->start;
+  game.moves = std::move(replayed->moves);
+  game.opening_plies = replayed->opening_plies;
   game.move_ms.assign(game.opening_plies, std::nullopt);
   for (const MoveRecord& move : record.moves) game.move_ms.push_back(move.ms);
   game.time_controls = record.time_controls;

@@ -3,9 +3,8 @@
 #include <optional>
 #include <vector>
 
-#include "absl/strings/str_split.h"
 #include "search/value.h"
-#include "tools/tune/record_replay.h"
+#include "tools/records/record_replay.h"
 
 namespace divercite {
 
@@ -13,12 +12,10 @@ absl::Status ForEachLabelledPosition(
     const GameRecord& record,
     absl::FunctionRef<void(const Position&, const PositionLabel&)> visit) {
   if (record.termination != Termination::kNormal) return absl::OkStatus();
-  absl::StatusOr<Position> start = StartOf(record);
-  if (!start.ok()) return start.status();
-  Position position = *start;
-  for (absl::string_view text : absl::StrSplit(record.opening, ' ', absl::SkipEmpty())) {
-    if (absl::Status status = PlayText(position, text, record); !status.ok()) return status;
-  }
+  absl::StatusOr<ReplayedRecord> game = ReplayRecord(record);
+  if (!game.ok()) return game.status();
+  Position position = game->start;
+  for (int k = 0; k < game->opening_plies; ++k) position.Play(game->moves[k]);
   const int n = static_cast<int>(record.moves.size());
   // The exact score at or after each move, seen from that move's mover: found backwards.
   std::vector<std::optional<int>> later(n);
@@ -45,9 +42,7 @@ absl::Status ForEachLabelledPosition(
       }
       visit(position, label);
     }
-    if (absl::Status status = PlayText(position, record.moves[i].move, record); !status.ok()) {
-      return status;
-    }
+    position.Play(game->moves[game->opening_plies + i]);
   }
   return absl::OkStatus();
 }
