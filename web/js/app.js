@@ -2,15 +2,14 @@
 // at what level, the clock, the live analysis, loading and saving. The engine is only ever
 // asked through its protocol (engine.js); what is shown is view.js's.
 
-import { DiverciteBoard } from '../board.js';
 import { Clock } from './clock.js';
 import { courseRecording, moveListText, readGames } from './formats.js';
 import { Game } from './game.js';
-import { MarginGraph } from './graph.js';
 import { DEFAULT_LEVEL, LEVELS, levelLimits } from './levels.js';
-import { renderClocks, renderPage, showMessage } from './view.js';
+import {
+  mountViews, renderClocks, renderPage, showMessage, showSideChoice, showText,
+} from './view.js';
 
-const $ = (id) => document.getElementById(id);
 const SIDES = ['first', 'second'];
 
 export class App {
@@ -26,9 +25,8 @@ export class App {
     this.lines = [];
     this.thinking = null;  // the engine's move being searched (a promise)
     this.clock = null;
-    this.board = DiverciteBoard.mount($('board'), rules.skeleton());
-    this.board.onCellClick = (cell) => this.clickCell(cell);
-    this.graph = new MarginGraph($('graph'), (ply) => this.goTo(ply));
+    ({ board: this.board, graph: this.graph } = mountViews(
+      rules.skeleton(), (cell) => this.clickCell(cell), (ply) => this.goTo(ply)));
   }
 
   // -- what is shown
@@ -159,8 +157,7 @@ export class App {
 
   toggleAnalysis() {
     this.analysing = !this.analysing;
-    $('analyse').classList.toggle('on', this.analysing);
-    $('analyse').textContent = this.analysing ? 'Stop analysis' : 'Analyse';
+    this.render();
     if (this.analysing) this.startAnalysis();
     else this.stopAnalysis().then(() => this.render());
   }
@@ -227,11 +224,12 @@ export class App {
     if (this.analysing) this.startAnalysis();
   }
 
-  async newGame() {
+  // A new game from the empty board: `side` is the human's ('first', 'second' or 'both'),
+  // `level` the engine's (an entry of LEVELS).
+  async newGame(side, level) {
     await this.settle();
-    const side = $('side').value;  // first, second or both
     this.human = { first: side !== 'second', second: side !== 'first' };
-    this.level = LEVELS[Number($('level').value)];
+    this.level = level;
     this.game.reset('startpos', []);
     this.clock?.stop();
     this.clock = this.level.clock ? new Clock(this.level.clock, () => renderClocks(this),
@@ -272,7 +270,7 @@ export class App {
       }
     });
     this.human = { first: true, second: true };
-    $('side').value = 'both';
+    showSideChoice('both');
     this.clock?.stop();
     this.clock = null;
     this.selected = null;
@@ -330,9 +328,9 @@ export class App {
     try {
       const text = this.exportText(format);
       if (format === 'fen') {
-        $('io-text').value = text;
+        showText(text);
       } else if (format === 'moves') {
-        $('io-text').value = text;
+        showText(text);
         this.download('divercite-game.txt', `${text}\n`);
       } else {
         this.download(`__REC__divercite_${Date.now()}.json`, text, 'application/json');

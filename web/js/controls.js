@@ -6,7 +6,7 @@ import { DEFAULT_LEVEL, LEVELS } from './levels.js';
 const $ = (id) => document.getElementById(id);
 
 export function bindControls(app) {
-  $('new-game').onclick = () => app.newGame();
+  $('new-game').onclick = () => app.newGame($('side').value, LEVELS[Number($('level').value)]);
   $('take-back').onclick = () => app.takeBack();
   $('flip').onclick = () => {
     app.board.setFlipped(!app.board.flipped);

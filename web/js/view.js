@@ -2,10 +2,20 @@
 // pieces each has left), the status line and the result with the tie-break explained, the
 // move list, the engine's lines and the margin graph.
 
+import { DiverciteBoard } from '../board.js';
+import { MarginGraph } from './graph.js';
+
 const $ = (id) => document.getElementById(id);
 const COLOURS = ['R', 'G', 'B', 'Y'];
 const COLOUR_NAMES = { R: 'red', G: 'green', B: 'blue', Y: 'yellow' };
 const SIDES = ['first', 'second'];
+
+// The board and the margin graph, placed in the page: a click on a cell, a point of the graph.
+export function mountViews(skeleton, onCellClick, onPly) {
+  const board = DiverciteBoard.mount($('board'), skeleton);
+  board.onCellClick = onCellClick;
+  return { board, graph: new MarginGraph($('graph'), onPly) };
+}
 
 export function renderPage(app) {
   const game = app.game;
@@ -110,6 +120,8 @@ function renderMoves(app) {
 }
 
 function renderAnalysis(app, state) {
+  $('analyse').classList.toggle('on', app.analysing);
+  $('analyse').textContent = app.analysing ? 'Stop analysis' : 'Analyse';
   const box = $('lines');
   box.replaceChildren();
   if (!app.analysing) return;
@@ -121,6 +133,17 @@ function renderAnalysis(app, state) {
     box.append(item);
   }
   if (!app.lines.length) box.textContent = state.result === '*' ? 'thinking…' : '';
+}
+
+// Who plays which side in the next new game, as the side box shows it: 'first', 'second'
+// or 'both'.
+export function showSideChoice(side) {
+  $('side').value = side;
+}
+
+// A text given to the user in the page's text box (a position string, a move list).
+export function showText(text) {
+  $('io-text').value = text;
 }
 
 export function showMessage(text, kind = 'info') {
