@@ -33,13 +33,19 @@ from . import programs
 from ._protocol import option_text
 from .records import GameRecord, read_records
 
-__all__ = ["Player", "Standing", "MatchResult", "MatchError", "run", "ratings", "runner"]
+__all__ = ["Player", "Standing", "MatchResult", "MatchError", "MatchStopped", "run", "ratings",
+           "runner"]
 
 PathLike = Union[str, os.PathLike]
 
 
 class MatchError(RuntimeError):
     """The runner refused the match or failed; the message ends with what it printed."""
+
+
+class MatchStopped(MatchError):
+    """The match was stopped by its caller (run's `stop`): the runner was killed; the
+    records file keeps the games it had finished."""
 
 
 @dataclasses.dataclass
@@ -173,9 +179,34 @@ STDERR_LIMIT = 32 << 10
 SAID_LINES = 8  # of its stderr, in a MatchError
 
 
-def _run(command: List[str], timeout: Optional[float]) -> str:
+# How often a wait for the runner looks at its caller's `stop`.
+STOP_POLL_SECONDS = 0.2
+
+
+def _wait(process: subprocess.Popen, command: List[str], timeout: Optional[float],
+          stop: Optional[threading.Event]) -> int:
+    """The runner's exit status; MatchError past `timeout` seconds, MatchStopped once `stop`
+    is set (the caller kills the runner)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        step = None if stop is None else STOP_POLL_SECONDS
+        if deadline is not None:
+            left = max(deadline - time.monotonic(), 0)
+            step = left if step is None else min(step, left)
+        try:
+            return process.wait(timeout=step)
+        except subprocess.TimeoutExpired as expired:
+            if stop is not None and stop.is_set():
+                raise MatchStopped(f"divercite-match stopped: {' '.join(command)}") from None
+            if deadline is not None and time.monotonic() >= deadline:
+                raise MatchError(f"divercite-match did not finish within {timeout} s: "
+                                 f"{' '.join(command)}") from expired
+
+
+def _run(command: List[str], timeout: Optional[float],
+         stop: Optional[threading.Event] = None) -> str:
     """The runner's stdout (its last STDOUT_LIMIT bytes); MatchError with its last lines if it
-    fails or runs past `timeout` seconds."""
+    fails or runs past `timeout` seconds, MatchStopped if `stop` is set first."""
     process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE)
     out, err = OutputTail(STDOUT_LIMIT), OutputTail(STDERR_LIMIT)
@@ -185,12 +216,9 @@ def _run(command: List[str], timeout: Optional[float]) -> str:
     for reader in readers:
         reader.start()
     try:
-        code = process.wait(timeout=timeout)
-    except subprocess.TimeoutExpired as expired:
-        raise MatchError(f"divercite-match did not finish within {timeout} s: "
-                         f"{' '.join(command)}") from expired
+        code = _wait(process, command, timeout, stop)
     finally:
-        if process.poll() is None:  # timed out, or interrupted
+        if process.poll() is None:  # timed out, stopped, or interrupted
             process.kill()
             process.wait()
         # A grandchild may hold a pipe open: the readers are waited for 10 s, not forever.
@@ -225,7 +253,8 @@ def run(players: Sequence[Player], *, games: int = 2, rounds: int = 1, repeat: b
         tournament: Optional[str] = None, openings: Optional[str] = None,
         seed: Optional[int] = None, concurrency: Optional[int] = None,
         records: Optional[PathLike] = None, extra: Sequence[str] = (),
-        timeout: Optional[float] = None, launcher: Sequence[str] = ()) -> MatchResult:
+        timeout: Optional[float] = None, launcher: Sequence[str] = (),
+        stop: Optional[threading.Event] = None) -> MatchResult:
     """Plays a match (two players) or a tournament (more: `tournament` "roundrobin", the
     default for more than two, or "gauntlet") with `divercite-match` and returns its records
     and standings.
@@ -237,7 +266,9 @@ def run(players: Sequence[Player], *, games: int = 2, rounds: int = 1, repeat: b
     flags, as words (["-adjudicate", "exact", "plies=4"]). MatchError with the runner's last
     lines if it refuses the match (an option an engine does not take, an engine that does not
     start) or fails; `timeout` (seconds) bounds the whole match; `launcher`: words put before
-    the runner's command (a wrapper: `setpriv --pdeathsig KILL` ends it with its caller)."""
+    the runner's command (a wrapper: `setpriv --pdeathsig KILL` ends it with its caller);
+    `stop`: an Event another thread sets to end the match at once (the runner killed,
+    MatchStopped raised)."""
     if len(players) < 2:
         raise ValueError("a match needs two players or more")
     command = [*launcher, runner()]
@@ -256,7 +287,7 @@ def run(players: Sequence[Player], *, games: int = 2, rounds: int = 1, repeat: b
         command += ["-concurrency", str(concurrency)]
     with tempfile.TemporaryDirectory(prefix="divercite_match_") as folder:
         path = Path(records) if records is not None else Path(folder) / "records.jsonl"
-        output = _run(command + ["-records", str(path), *extra], timeout)
+        output = _run(command + ["-records", str(path), *extra], timeout, stop)
         games_played = list(read_records(path)) if path.exists() else []
         standings = ratings(path) if games_played else []
     return MatchResult(records=games_played, standings=standings,

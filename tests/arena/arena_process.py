@@ -28,7 +28,8 @@ PROGRAMS = {"DIVERCITE_MATCH": "divercite-match", "DIVERCITE_ENGINE": "divercite
 def environment() -> dict:
     programs = {variable: os.environ.get(variable) or str(REPO / "build" / "bin" / name)
                 for variable, name in PROGRAMS.items()}
-    return package_environment(**programs)
+    # A crash of the arena (a signal in its C code) shows every thread's Python stack.
+    return package_environment(PYTHONFAULTHANDLER="1", **programs)
 
 
 def arena_command(*words) -> List[str]:

@@ -5,9 +5,9 @@ in the middle of games and started again.
 Checked: every version settled with its reason (the course's template, which raises, and the
 hostile agents rejected; the random and greedy players ready); every finished game's record
 replays legally with the package's rules and agrees with its row; the standings served list
-the ready versions and the house opponents; after the kill, no process of the killed arena
-plays on, every game finished before it is kept as it was, the games it cut are played again
-by the next start, and no game is counted twice.
+the ready versions and the house opponents; after the kill, and after a stop by SIGTERM, no
+process of the arena plays on; every game finished before the kill is kept as it was, the
+games it cut are played again by the next start, and no game is counted twice.
 
     cd tests/arena && /usr/bin/python3 -m unittest -v test_arena_process
 """
@@ -155,8 +155,12 @@ class ArenaProcessTest(unittest.TestCase):
         poll(lambda: all(self.game_states()[pk] == "done" for pk in cut), 240,
              f"the cut games {cut} played again")
         poll(lambda: len(self.done_games()) >= len(before) + 6, 240, "six more games")
+        # A stop ends the games being played (queued again) before the process exits: no
+        # thread is left in the database or the package's engine while Python exits.
         self.assertEqual(self.server.stop(), 0)
         self.assertIn("Stopped;", self.server.output())
+        poll(lambda: not processes_holding(agents), 20,
+             "the stopped arena's games ended (no process with its agents' path)")
 
         self.server = Server(self.folder, workers=0)
         after = self.done_games()

@@ -1,11 +1,14 @@
 """divercite.match: matches and round robins played by divercite-match, read back as records
 and standings; a refused match is a MatchError with the runner's reason; a records file is
-resumed."""
+resumed; a stopped match ends at once and keeps its finished games."""
+
+import threading
+import time
 
 import pytest
 
 from divercite import match, programs
-from divercite.records import GameRecord
+from divercite.records import GameRecord, read_records
 
 FAST = match.Player(name="engine", st=0.01, options={"Hash": 16})
 GREEDY = match.Player(name="greedy", options={"Agent": "greedy"})
@@ -53,3 +56,25 @@ def test_a_refused_match_says_why():
         match.Player(tc="10", st=1).arguments()
     with pytest.raises(ValueError, match="two players or more"):
         match.run([FAST])
+
+
+def test_a_stopped_match_ends_at_once_and_keeps_its_finished_games(tmp_path):
+    records = tmp_path / "stopped.jsonl"
+    stop = threading.Event()
+
+    def stop_after_the_first_game():
+        while not stop.is_set():
+            if records.exists() and records.read_bytes().count(b"\n") >= 1:
+                stop.set()
+            time.sleep(0.05)
+    watcher = threading.Thread(target=stop_after_the_first_game, daemon=True)
+    watcher.start()
+    slow = match.Player(name="slow", st=0.05, options={"Hash": 16})
+    # 40 games of 40 moves at 0.05 s a move for one side: a minute at the least, were it
+    # not stopped; the timeout only bounds a failure.
+    with pytest.raises(match.MatchStopped, match="stopped"):
+        match.run([slow, GREEDY], games=40, records=records, stop=stop, timeout=600)
+    watcher.join()
+    kept = list(read_records(records))
+    assert 1 <= len(kept) < 40
+    assert all(len(game.positions()[-1].legal_moves()) == 0 for game in kept)

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Optional
 
@@ -34,6 +35,10 @@ IDLE_SECONDS = 1.0
 # proofs (from 24 plies) as by default, each proof's time halved, the earlier positions searched
 # to depth 6: about 6 s a game on one core, where depth 8 takes 40.
 ANALYSIS_FLAGS = ["--depth=6", "--prove-movetime=500"]
+ANALYSIS_TIMEOUT = 1800
+# How long stop() waits for the workers: a game or an analysis ends within STOP_POLL_SECONDS
+# of the stop, its output's readers within 10 s.
+STOP_SECONDS = 60
 
 
 def launcher():
@@ -62,8 +67,9 @@ def next_game(worker: str, rng: random.Random) -> Optional[Game]:
         return queue.start_ladder_game(p1, p2, worker)
 
 
-def play(game: Game) -> None:
-    """Plays the game and keeps its record, or queues it again (queue.fail) with why not."""
+def play(game: Game, stop: threading.Event) -> None:
+    """Plays the game and keeps its record, or queues it again (queue.fail) with why not; once
+    `stop` is set, ends it at once and leaves it playing (serve queues it again)."""
     arena = settings.ARENA
     players = [house.player(game.p1, game.p1.entry.name, arena),
                house.player(game.p2, game.p2.entry.name, arena)]
@@ -73,8 +79,10 @@ def play(game: Game) -> None:
         with tempfile.TemporaryDirectory(prefix="game-", dir=arena.scratch) as folder:
             path = Path(folder) / "records.jsonl"
             match.run(players, games=1, repeat=False, records=path, timeout=timeout,
-                      extra=["-startuptimeout", "60"], launcher=launcher())
+                      extra=["-startuptimeout", "60"], launcher=launcher(), stop=stop)
             records = list(read_records(path)) if path.exists() else []
+    except match.MatchStopped:
+        return
     except (match.MatchError, OSError, ValueError) as error:
         log.warning("game %s: %s", game.pk, error)
         queue.fail(game, str(error)[-4000:])
@@ -87,25 +95,50 @@ def play(game: Game) -> None:
                  game.p2.entry.name, records[0].termination)
 
 
-def analyse(game: Game) -> None:
+class Stopped(Exception):
+    """A worker's task given up because the arena is stopping."""
+
+
+def finished(process: subprocess.Popen, timeout: float, stop: threading.Event):
+    """(stdout, stderr) of the process once it ends; TimeoutExpired past `timeout` seconds,
+    Stopped once `stop` is set; the process killed if it does not end."""
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            try:
+                return process.communicate(timeout=match.STOP_POLL_SECONDS)
+            except subprocess.TimeoutExpired:
+                if stop.is_set():
+                    raise Stopped from None
+                if time.monotonic() >= deadline:
+                    raise
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
+def analyse(game: Game, stop: threading.Event) -> None:
     """divercite-analyze of a lost game: its JSON kept in the game, its review page in the
-    arena's analyses/ (served by the game's page)."""
+    arena's analyses/ (served by the game's page); left pending if `stop` is set first."""
     arena = settings.ARENA
     page = arena.analyses / f"game-{game.pk}.html"
     try:
         with tempfile.TemporaryDirectory(prefix="analysis-", dir=arena.scratch) as folder:
             path = Path(folder) / "records.jsonl"
             path.write_text(game.record + "\n", encoding="utf-8")
-            result = subprocess.run(
+            process = subprocess.Popen(
                 launcher() + [programs.find("divercite-analyze", "DIVERCITE_ANALYZE"),
                               f"--records={path}", "--game=0", "--json",
                               f"--html={page}", *ANALYSIS_FLAGS],
-                capture_output=True, text=True, errors="replace", timeout=1800)
-        if result.returncode != 0:
-            raise RuntimeError(result.stderr.strip()[-2000:] or
-                               f"exit status {result.returncode}")
-        Game.objects.filter(pk=game.pk).update(analysis="done",
-                                               analysis_json=result.stdout.strip())
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                text=True, errors="replace")
+            out, err = finished(process, ANALYSIS_TIMEOUT, stop)
+        if process.returncode != 0:
+            raise RuntimeError(err.strip()[-2000:] or f"exit status {process.returncode}")
+        Game.objects.filter(pk=game.pk).update(analysis="done", analysis_json=out.strip())
+    except Stopped:
+        return
     except (OSError, RuntimeError, subprocess.SubprocessError, programs.ProgramNotFoundError) \
             as error:
         log.warning("analysis of game %s: %s", game.pk, error)
@@ -128,8 +161,16 @@ class Workers:
         for thread in self.threads:
             thread.start()
 
-    def stop(self):
+    def stop(self) -> None:
+        """Ends the games and the analysis being played (each game left playing, for serve to
+        queue again) and waits for the threads: none is left touching the database or the
+        package's engine while the interpreter exits."""
         self.stopping.set()
+        deadline = time.monotonic() + STOP_SECONDS
+        for thread in self.threads:
+            thread.join(max(deadline - time.monotonic(), 0))
+            if thread.is_alive():
+                log.warning("%s did not stop within %s s", thread.name, STOP_SECONDS)
 
     def _games(self, worker: str):
         rng = random.Random()
@@ -140,7 +181,7 @@ class Workers:
                 if game is None:
                     self.stopping.wait(IDLE_SECONDS)
                     continue
-                play(game)
+                play(game, self.stopping)
             except Exception:  # noqa: BLE001 - a worker goes on; the game is played again
                 log.exception("worker %s", worker)
                 self.stopping.wait(IDLE_SECONDS)
@@ -154,7 +195,7 @@ class Workers:
                 if game is None:
                     self.stopping.wait(IDLE_SECONDS)
                     continue
-                analyse(game)
+                analyse(game, self.stopping)
             except Exception:  # noqa: BLE001
                 log.exception("analyst")
                 self.stopping.wait(IDLE_SECONDS)
