@@ -56,8 +56,8 @@ def find_cmake() -> str:
         raise ExecError(
             "divercite is built with CMake (3.22 or later), which is not on PATH: install it "
             "(Debian and Ubuntu: `sudo apt install cmake`; elsewhere your system's package or "
-            "`pip install cmake`), with a C++20 compiler and the C++ libraries the README lists "
-            "under \"Python: pip install\"")
+            "`pip install cmake`), with a C++20 compiler and the C++ libraries docs/python.md "
+            "lists under \"Python: pip install\"")
     return cmake
 
 
@@ -97,9 +97,9 @@ class CMakeBuild(build_ext):
             if subprocess.run(command).returncode != 0:
                 raise ExecError(
                     f"CMake's {step} step failed (its output is above). pip installs no C++ "
-                    f"library: the README's \"Python: pip install\" lists what the system needs "
-                    f"(Debian and Ubuntu: sudo apt install cmake ninja-build g++ python3-dev "
-                    f"libabsl-dev libmimalloc-dev nlohmann-json3-dev libeigen3-dev)")
+                    f"library: docs/python.md, \"Python: pip install\", lists what the system "
+                    f"needs (Debian and Ubuntu: sudo apt install cmake ninja-build g++ "
+                    f"python3-dev libabsl-dev libmimalloc-dev nlohmann-json3-dev libeigen3-dev)")
 
         for extension in self.extensions:
             name = os.path.basename(self.get_ext_filename(extension.name))

@@ -2,8 +2,8 @@
 // option a tool sets is checked against them, and one the engine does not have, a value it
 // does not take, or one it answers with an error stops `divercite-match` before its first
 // game (nothing recorded) and `divercite-analyze` before its first position, with one line
-// naming the engine, the option and why. And every option the README and the tools' --help
-// name is one the real engine advertises, with a value it takes.
+// naming the engine, the option and why. And every option the README, the manual's pages
+// (docs/) and the tools' --help name is one the real engine advertises, with a value it takes.
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -375,8 +375,18 @@ std::vector<Mention> OptionMentions(const std::string& where, const std::string&
 }
 
 TEST(DocumentedOptionsTest, EveryOptionTheDocsNameIsOneTheEngineAdvertises) {
+  // The README, every page of the manual, and the main job. Not docs/protocol.md: its
+  // transcripts set wrong options on purpose, and protocol_transcript_test replays them.
+  std::vector<std::string> files = {"README.md", "scripts/main.sh"};
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(DIVERCITE_SOURCE_DIR) + "/docs")) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() == ".md" && name != "protocol.md") files.push_back("docs/" + name);
+  }
+  std::sort(files.begin(), files.end());
+  ASSERT_GT(files.size(), 2u) << "no page of the manual in docs/";
   std::vector<Mention> mentions;
-  for (const char* file : {"README.md", "scripts/main.sh"}) {
+  for (const std::string& file : files) {
     const std::vector<Mention> found =
         OptionMentions(file, ReadFile(std::string(DIVERCITE_SOURCE_DIR) + "/" + file));
     mentions.insert(mentions.end(), found.begin(), found.end());
@@ -405,7 +415,7 @@ TEST(DocumentedOptionsTest, EveryOptionTheDocsNameIsOneTheEngineAdvertises) {
     EXPECT_TRUE(value.ok()) << mention.where << ": " << mention.name << "=" << mention.value << ": "
                             << value.message();
   }
-  // The README's matches, analysis, training and main job set these at least.
+  // The manual's matches, analysis, training and the main job set these at least.
   for (const char* name : {"Agent", "EvalFile", "Hash", "Threads"}) {
     EXPECT_TRUE(named.count(name)) << name << " is no longer found: is the pattern still right?";
   }

@@ -8,7 +8,7 @@
 #   - copies SOURCE_DIR's files as a clean checkout of its working tree would have them (what
 #     git tracks, and the untracked files it does not ignore; outside a checkout, all but the
 #     build trees) into a new folder;
-#   - makes a venv with --system-site-packages and installs the copy offline, as README's
+#   - makes a venv with --system-site-packages and installs the copy offline, as docs/python.md's
 #     "Python: pip install" says: `pip install --no-build-isolation --no-index COPY` (a Python
 #     whose setuptools needs `wheel` and lacks it gets Debian's, python3-wheel-whl, first);
 #   - from a folder that is neither the copy nor the checkout, the venv not activated and

@@ -57,7 +57,7 @@ class HostGroups:
         return any((self.freezer, self.memory, self.pids))
 
     def describe(self):
-        """One line a person can check the host against (the README's words)."""
+        """One line a person can check the host against (docs/course.md's words)."""
         if os.environ.get(SWITCH) == "off":
             return f"no cgroups ({SWITCH}=off): the fallbacks alone"
         parts = []
