@@ -32,7 +32,7 @@ scripts/check-format.sh
 flake8 --count  # every Python file, as .flake8 says
 # Every JavaScript file (the site's, web/; the review page's; the web build's checks,
 # tools/web/), as web/eslint.config.js says.
-web/node_modules/.bin/eslint --config web/eslint.config.js web tools/analysis/review_page.js tools/web \
+web/node_modules/.bin/eslint --config web/eslint.config.js web tools/review/review_page.js tools/web \
   python/divercite/arena/static
 step_done "format and linters"
 

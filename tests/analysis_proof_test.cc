@@ -12,9 +12,9 @@
 #include "absl/strings/str_cat.h"
 #include "engine/position_string.h"
 #include "gtest/gtest.h"
-#include "tools/analysis/analysis_report.h"
 #include "tools/analysis/game_analysis.h"
 #include "tools/common/json.h"
+#include "tools/review/analysis_report.h"
 
 namespace divercite {
 namespace {

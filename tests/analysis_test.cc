@@ -12,10 +12,10 @@
 #include "engine/movegen.h"
 #include "engine/position_string.h"
 #include "gtest/gtest.h"
-#include "tools/analysis/analysis_report.h"
 #include "tools/analysis/game_analysis.h"
 #include "tools/analysis/game_sources.h"
 #include "tools/common/json.h"
+#include "tools/review/analysis_report.h"
 
 namespace divercite {
 namespace {

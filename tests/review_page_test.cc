@@ -1,6 +1,6 @@
-// The review page's data (tools/analysis/review_page.h), from analyses made by hand: labels,
+// The review page's data (tools/review/review_page.h), from analyses made by hand: labels,
 // accuracy, boards, margins, clocks, and the JSON that no text can break out of.
-#include "tools/analysis/review_page.h"
+#include "tools/review/review_page.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // The JavaScript linter's settings (ESLint, flat config), held to ESLint's recommended rules:
 // the site's hand-written files (web/: ES modules, but the engine's worker, a classic worker
-// script) and the review page's script (tools/analysis/review_page.js, a module inlined after
+// script) and the review page's script (tools/review/review_page.js, a module inlined after
 // web/board.js, whose DiverciteBoard it uses) and the web build's checks under node
 // (tools/web/), and the arena pages' scripts (python/divercite/arena/static/). scripts/test.sh
 // runs it from the repository's root:
-//   web/node_modules/.bin/eslint --config web/eslint.config.js web tools/analysis/review_page.js tools/web \
+//   web/node_modules/.bin/eslint --config web/eslint.config.js web tools/review/review_page.js tools/web \
 //     python/divercite/arena/static
 const js = require('@eslint/js');
 const globals = require('globals');

@@ -6,7 +6,7 @@
     rows = divercite.records.to_rows(divercite.records.read_records("v5.jsonl"))
     # pandas.DataFrame(rows): one row a move (game, ply, mover, engine, move, ms, score, ...)
 
-The fields are the C++ writers' (tools/records/game_record.h, tools/analysis/
+The fields are the C++ writers' (tools/records/game_record.h, tools/review/
 analysis_report.cc), under the same names; a field a line does not hold is None (and is not
 written back), and a member no field knows is kept in `extra`, so that a line read and
 written again gives the same JSON.

@@ -14,11 +14,11 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "tools/analysis/analysis_report.h"
 #include "tools/analysis/game_analysis.h"
 #include "tools/analysis/game_sources.h"
-#include "tools/analysis/review_page.h"
 #include "tools/common/command_line.h"
+#include "tools/review/analysis_report.h"
+#include "tools/review/review_page.h"
 
 ABSL_FLAG(std::string, records, "", "A match records file (JSON lines of divercite-match)");
 ABSL_FLAG(int, game, -1,

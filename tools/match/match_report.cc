@@ -13,9 +13,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
-#include "tools/analysis/game_sources.h"
-#include "tools/analysis/review_page.h"
 #include "tools/common/html.h"
+#include "tools/review/record_review.h"
+#include "tools/review/review_page.h"
 
 namespace divercite {
 namespace {

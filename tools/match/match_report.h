@@ -1,7 +1,7 @@
 // divercite-match -html DIR (and -merge ... -html DIR): the match report, a self-contained
 // page (inline CSS and SVG, no script but its data, no network) at DIR/index.html, and a
 // replay page per game at DIR/games/game-<N>.html (N the record's "game", from 0), written by
-// the review pages' writer (tools/analysis/review_page.h) from the record alone: the board at
+// the review pages' writer (tools/review/review_page.h) from the record alone: the board at
 // every ply, the scores the players reported and their clocks; no new analysis.
 //
 // On the index: the standings (W/D/L, points, Bradley-Terry Elo ± 95 %) and, for a match or each

@@ -1,4 +1,4 @@
-#include "tools/analysis/review_page.h"
+#include "tools/review/review_page.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,10 +15,10 @@
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "engine/position_string.h"
-#include "tools/analysis/analysis_report.h"
-#include "tools/analysis/review_page_template.h"
 #include "tools/board_svg/board_svg.h"
 #include "tools/common/html.h"
+#include "tools/review/analysis_report.h"
+#include "tools/review/review_page_template.h"
 
 namespace divercite {
 namespace {
@@ -45,7 +45,7 @@ const std::string& BoardSkeleton() {
 const std::string& ReviewPageScript() {
   static const std::string* const script = new std::string(
       absl::StrCat("// web/board.js (its comments are in the source)\n", kBoardScript,
-                   "\n// tools/analysis/review_page.js\n", kReviewPageScript));
+                   "\n// tools/review/review_page.js\n", kReviewPageScript));
   return *script;
 }
 

@@ -1,10 +1,10 @@
-#include "tools/analysis/analysis_report.h"
+#include "tools/review/analysis_report.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "tools/analysis/plot_analysis_script.h"
 #include "tools/common/child_process.h"
 #include "tools/records/game_record.h"
+#include "tools/review/plot_analysis_script.h"
 
 namespace divercite {
 namespace {

@@ -28,16 +28,16 @@
 // (fewer where fewer moves differ up to symmetry) in the position before the move, best
 // first, the mover's view. Summary losses and result-changing moves are over the player's own
 // moves (not the opening).
-#ifndef DIVERCITE_TOOLS_ANALYSIS_ANALYSIS_REPORT_H_
-#define DIVERCITE_TOOLS_ANALYSIS_ANALYSIS_REPORT_H_
+#ifndef DIVERCITE_TOOLS_REVIEW_ANALYSIS_REPORT_H_
+#define DIVERCITE_TOOLS_REVIEW_ANALYSIS_REPORT_H_
 
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "tools/analysis/game_analysis.h"
 #include "tools/common/json.h"
+#include "tools/review/analysed_game.h"
 
 namespace divercite {
 
@@ -55,4 +55,4 @@ absl::Status PlotAnalysis(const GameAnalysis& analysis, const std::string& png_p
 
 }  // namespace divercite
 
-#endif  // DIVERCITE_TOOLS_ANALYSIS_ANALYSIS_REPORT_H_
+#endif  // DIVERCITE_TOOLS_REVIEW_ANALYSIS_REPORT_H_

@@ -36,8 +36,8 @@
 // the board (move, value, exact / proven: analysis.moves[N - 1].lines) and each draws its
 // arrow on the board, from the mover's side, when pointed at or clicked: "arrows" holds their
 // moves, only for the moves that have lines.
-#ifndef DIVERCITE_TOOLS_ANALYSIS_REVIEW_PAGE_H_
-#define DIVERCITE_TOOLS_ANALYSIS_REVIEW_PAGE_H_
+#ifndef DIVERCITE_TOOLS_REVIEW_REVIEW_PAGE_H_
+#define DIVERCITE_TOOLS_REVIEW_REVIEW_PAGE_H_
 
 #include <cstdint>
 #include <optional>
@@ -49,9 +49,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "tools/analysis/game_analysis.h"
 #include "tools/common/html.h"  // WriteTextFile, for the writer's callers
 #include "tools/common/json.h"
+#include "tools/review/analysed_game.h"
 
 namespace divercite {
 
@@ -128,4 +128,4 @@ class ReviewPageWriter {
 
 }  // namespace divercite
 
-#endif  // DIVERCITE_TOOLS_ANALYSIS_REVIEW_PAGE_H_
+#endif  // DIVERCITE_TOOLS_REVIEW_REVIEW_PAGE_H_
