@@ -31,9 +31,10 @@ step_done "Release build"
 scripts/check-format.sh
 flake8 --count  # every Python file, as .flake8 says
 # Every JavaScript file (the site's, web/; the review page's; the web build's checks,
-# tools/web/), as web/eslint.config.js says.
+# tools/web/; the arena's; the tests of the page's modules, tests/web/), as
+# web/eslint.config.js says.
 web/node_modules/.bin/eslint --config web/eslint.config.js web tools/review/review_page.js tools/web \
-  python/divercite/arena/static
+  python/divercite/arena/static tests/web
 step_done "format and linters"
 
 # `pip install` compiles the project on both cores: alone, before anything runs beside it.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -320,6 +321,41 @@ TEST(Analysis, GamesComeFromTheRecordsFileByNumber) {
                                absl::StrCat(path, ":2: game 5: move 8 '", reference[0], "'")))
       << games.status();
   std::filesystem::remove(path);
+}
+
+// The recordings every reader must read alike (tests/data/recordings.json says how they were
+// made): the same players and moves from those read, the state named in the error of those
+// refused.
+TEST(Analysis, CourseRecordingsAreReadAsEveryReaderReadsThem) {
+  const std::string folder = std::string(DIVERCITE_SOURCE_DIR) + "/tests/data/";
+  std::ifstream in(folder + "recordings.json");
+  absl::StatusOr<Json> manifest =
+      ParseJson(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  int read = 0, refused = 0;
+  for (const Json& expected : manifest->at("recordings")) {
+    const std::string file = expected.at("file").get<std::string>();
+    SCOPED_TRACE(file);
+    absl::StatusOr<GameToAnalyze> game = GameFromCourseRecordingFile(folder + "recordings/" + file);
+    if (expected.contains("moves")) {
+      ASSERT_TRUE(game.ok()) << game.status();
+      std::vector<std::string> moves;
+      for (const Move move : game->moves) moves.push_back(MoveToString(move));
+      EXPECT_EQ(moves, expected.at("moves").get<std::vector<std::string>>());
+      EXPECT_EQ(game->p1, expected.at("names")[0].get<std::string>());
+      EXPECT_EQ(game->p2, expected.at("names")[1].get<std::string>());
+      ++read;
+    } else {
+      ASSERT_FALSE(game.ok()) << "read, but " << expected.at("why").get<std::string>();
+      if (!expected.at("refused_at").is_null()) {
+        const std::string state = expected.at("refused_at").get<std::string>() + ": ";
+        EXPECT_TRUE(absl::StrContains(game.status().message(), state)) << game.status();
+      }
+      ++refused;
+    }
+  }
+  EXPECT_GE(read, 3);
+  EXPECT_GE(refused, 5);
 }
 
 TEST(Analysis, CourseRecordingErrorsAreNamed) {

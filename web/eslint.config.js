@@ -2,10 +2,11 @@
 // the site's hand-written files (web/: ES modules, but the engine's worker, a classic worker
 // script) and the review page's script (tools/review/review_page.js, a module inlined after
 // web/board.js, whose DiverciteBoard it uses) and the web build's checks under node
-// (tools/web/), and the arena pages' scripts (python/divercite/arena/static/). scripts/test.sh
-// runs it from the repository's root:
+// (tools/web/), the arena pages' scripts (python/divercite/arena/static/), and the tests of
+// the page's modules under node (tests/web/*.mjs). scripts/test.sh runs it from the
+// repository's root:
 //   web/node_modules/.bin/eslint --config web/eslint.config.js web tools/review/review_page.js tools/web \
-//     python/divercite/arena/static
+//     python/divercite/arena/static tests/web
 const js = require('@eslint/js');
 const globals = require('globals');
 
@@ -37,6 +38,18 @@ module.exports = [
     // The web build's checks under node (tools/web/*.js: ctest web_bench_signature, web_rules).
     files: ['**/tools/web/*.js'],
     languageOptions: {sourceType: 'commonjs', globals: {...globals.node}},
+  },
+  {
+    // The page's modules tested under node (tests/web/*.mjs: ctest web_protocol_js,
+    // web_formats_js).
+    files: ['**/tests/web/*.mjs'],
+    languageOptions: {sourceType: 'module', globals: {...globals.node}},
+    rules: {
+      'no-unused-vars': ['error', {args: 'after-used'}],
+      'eqeqeq': 'error',
+      'no-var': 'error',
+      'prefer-const': 'error',
+    },
   },
   {
     // The linter's own settings are read by Node.js.

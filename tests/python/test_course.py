@@ -3,6 +3,7 @@ read along the reference games, its actions both ways, its recordings read and w
 an agent searching with divercite.Position in full games under its master."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,9 @@ from divercite import course
 from reference_data import reference_games
 
 GAMES = reference_games()
+# The recordings every reader must read alike (the file says how they were made).
+RECORDINGS = Path(__file__).resolve().parents[1] / "data"
+SHARED = json.loads((RECORDINGS / "recordings.json").read_text())["recordings"]
 SOME = GAMES[::40]  # ten games of every kind, for the slower checks
 
 
@@ -117,6 +121,21 @@ def test_read_recording_refuses_a_broken_one(tmp_path):
     (tmp_path / "two.json").write_text(json.dumps(states[:2] + states[3:]))
     with pytest.raises(course.CourseError, match="2 pieces appeared"):
         course.read_recording(tmp_path / "two.json")
+
+
+@pytest.mark.parametrize("expected", SHARED, ids=lambda e: e["file"])
+def test_the_shared_recordings_read_as_every_reader_reads_them(expected):
+    path = RECORDINGS / "recordings" / expected["file"]
+    if "moves" in expected:
+        game = course.read_recording(path)
+        assert list(game.names) == expected["names"]
+        assert game.moves == expected["moves"]
+        assert [list(s) for s in game.scores] == expected["scores"]
+    else:
+        with pytest.raises(course.CourseError) as refused:
+            course.read_recording(path)
+        if expected["refused_at"]:
+            assert expected["refused_at"] + ": " in str(refused.value)
 
 
 def test_a_recording_the_course_wrote(tmp_path):

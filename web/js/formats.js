@@ -134,7 +134,8 @@ export function readCourseRecording(states, rules) {
     }
     const now = {};
     for (const [key, piece] of Object.entries(env)) {
-      const cell = key.match(/^\((\d), (\d)\)$/);
+      // The course reads its keys with eval(): "(1,4)" is "(1, 4)".
+      const cell = key.match(/^\(\s*(\d)\s*,\s*(\d)\s*\)$/);
       if (!cell) throw new FormatError(`state ${k}: board key '${key}' is not '(row, col)'`);
       now[cell[1] + cell[2]] = String(piece?.piece_type ?? '');
     }

@@ -1,0 +1,69 @@
+// The page's reader of the course's recordings (web/js/formats.js, over the site's rules
+// module) reads the recordings every reader must read alike (tests/data/recordings.json): the
+// same players and moves from those read, the state named in the error of those refused. The
+// C++ and Python readers read the same files (tests/analysis_test.cc,
+// tests/python/test_course.py).
+//
+//   node tests/web/formats_js_test.mjs SITE_DIR
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { FormatError, readCourseRecording } from '../../web/js/formats.js';
+import { Rules } from '../../web/js/rules.js';
+
+const [site] = process.argv.slice(2);
+if (!site) {
+  process.stderr.write('usage: node formats_js_test.mjs SITE_DIR\n');
+  process.exit(2);
+}
+const data = join(dirname(fileURLToPath(import.meta.url)), '..', 'data');
+let failures = 0;
+
+function check(condition, what) {
+  if (!condition) {
+    failures += 1;
+    process.stdout.write(`FAIL ${what}\n`);
+  }
+}
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+const script = resolve(site, 'divercite-rules.js');
+const factory = createRequire(import.meta.url)(script);
+const rules = new Rules(await factory({ wasmBinary: readFileSync(script.replace(/\.js$/, '.wasm')) }));
+
+const { recordings } = JSON.parse(readFileSync(join(data, 'recordings.json'), 'utf8'));
+for (const expected of recordings) {
+  const name = expected.file;
+  let states;
+  try {
+    states = JSON.parse(readFileSync(join(data, 'recordings', name), 'utf8'));
+  } catch (error) {
+    check(false, `${name}: not JSON (${error.message})`);
+    continue;
+  }
+  let game = null;
+  let refusal = null;
+  try {
+    game = readCourseRecording(states, rules);
+  } catch (error) {
+    if (!(error instanceof FormatError)) throw error;
+    refusal = error.message;
+  }
+  if (expected.moves) {
+    check(game !== null, `${name}: refused (${refusal}), but the others read it`);
+    if (game === null) continue;
+    check(same(game.moves, expected.moves), `${name}: moves ${game.moves.join(' ')}`);
+    check(same(game.names, expected.names), `${name}: names ${JSON.stringify(game.names)}`);
+  } else {
+    check(refusal !== null, `${name}: read, but ${expected.why}`);
+    if (refusal !== null && expected.refused_at) {
+      check(refusal.includes(`${expected.refused_at}: `),
+        `${name}: refused with '${refusal}', which names no ${expected.refused_at}`);
+    }
+  }
+}
+check(recordings.length >= 8, `only ${recordings.length} recordings`);
+process.stdout.write(`${recordings.length} recordings, ${failures} failures\n`);
+process.exit(failures ? 1 : 0);
