@@ -13,9 +13,7 @@
 // --timeout=SECONDS (default 600).
 'use strict';
 
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
+const { loadEngine } = require('./node_engine.js');
 
 function usage(message) {
   process.stderr.write(`node_run.js: ${message}\n` +
@@ -33,7 +31,7 @@ async function main() {
     timeoutSeconds = Number(match[1]);
   }
   if (args.length === 0) usage('no engine given');
-  const script = path.resolve(args.shift());
+  const script = args.shift();
   const lines = args;
 
   let errors = 0;
@@ -64,23 +62,7 @@ async function main() {
     process.exit(2);
   }, timeoutSeconds * 1000);
 
-  // The build's own loader fetches the wasm file with fetch(), which node cannot do from a
-  // path: hand it the bytes.
-  const factory = require(script);
-  const engine = await factory({
-    wasmBinary: fs.readFileSync(script.replace(/\.js$/, '.wasm')),
-    arguments: [`--hardware-threads=${os.cpus().length}`],
-    print: onLine,
-    printErr: (line) => process.stderr.write(`${line}\n`),
-  });
-  const send = (line) => {
-    const text = engine.allocateUTF8(line);
-    try {
-      engine._divercite_command(text);
-    } finally {
-      engine._free(text);
-    }
-  };
+  const send = await loadEngine(script, onLine);
   for (const line of lines) {
     const sleep = /^sleep:(\d+)$/.exec(line);
     if (sleep) {
