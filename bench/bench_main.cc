@@ -11,10 +11,10 @@
 #include "engine/movegen.h"
 #include "engine/position.h"
 #include "perft/perft.h"
-#include "search/eval_file.h"
 #include "search/eval_state.h"
 #include "search/evaluation.h"
 #include "search/network.h"
+#include "search/pattern_file.h"
 
 namespace divercite {
 namespace {

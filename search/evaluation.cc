@@ -3,8 +3,8 @@
 #include <utility>
 
 #include "absl/strings/match.h"
-#include "search/eval_file.h"
 #include "search/network_file.h"
+#include "search/pattern_file.h"
 #include "search/weight_file.h"
 
 namespace divercite {
@@ -20,7 +20,7 @@ absl::StatusOr<EvalWeights> ParseEvalWeights(absl::string_view text, absl::strin
     if (!network.ok()) return network.status();
     return EvalWeights{*std::move(network), nullptr};
   }
-  absl::StatusOr<PatternWeights> patterns = ParseEvalFile(text, source);
+  absl::StatusOr<PatternWeights> patterns = ParsePatternFile(text, source);
   if (!patterns.ok()) return patterns.status();
   return EvalWeights{nullptr, std::make_shared<const PatternWeights>(*std::move(patterns))};
 }

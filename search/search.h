@@ -13,8 +13,8 @@
 
 #include "engine/move.h"
 #include "engine/position.h"
-#include "search/eval_file.h"
 #include "search/evaluation.h"
+#include "search/pattern_file.h"
 #include "search/search_limits.h"
 #include "search/search_params.h"
 #include "search/tt.h"

@@ -1,4 +1,4 @@
-// What the evaluation's weight files share (search/eval_file.h, search/network_file.h): text
+// What the evaluation's weight files share (search/pattern_file.h, search/network_file.h): text
 // lines, versioned, the last one a checksum of every byte before it.
 #ifndef DIVERCITE_SEARCH_WEIGHT_FILE_H_
 #define DIVERCITE_SEARCH_WEIGHT_FILE_H_

@@ -10,8 +10,8 @@
 #include "engine/movegen.h"
 #include "engine/position_string.h"
 #include "gtest/gtest.h"
-#include "search/eval_file.h"
 #include "search/margin_bounds.h"
+#include "search/pattern_file.h"
 #include "search/tt.h"
 #include "tests/test_util.h"
 

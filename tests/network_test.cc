@@ -8,9 +8,9 @@
 #include "engine/movegen.h"
 #include "gtest/gtest.h"
 #include "search/default_network_text.h"
-#include "search/eval_file.h"
 #include "search/evaluation.h"
 #include "search/network_file.h"
+#include "search/pattern_file.h"
 #include "tests/eval_state_check.h"
 #include "tests/test_util.h"
 
@@ -137,7 +137,7 @@ TEST(NetworkFileTest, RejectsCorruptFiles) {
 // EvalFile reads either kind: a pattern file gives the pattern evaluation.
 TEST(NetworkFileTest, PatternFilesStillRead) {
   const absl::StatusOr<EvalWeights> read =
-      ParseEvalWeights(FormatEvalFile(DefaultPatternWeights()), "patterns.eval");
+      ParseEvalWeights(FormatPatternFile(DefaultPatternWeights()), "patterns.eval");
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_FALSE(read->network);
   ASSERT_TRUE(read->patterns);

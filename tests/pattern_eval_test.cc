@@ -7,7 +7,7 @@
 #include "engine/movegen.h"
 #include "engine/symmetry.h"
 #include "gtest/gtest.h"
-#include "search/eval_file.h"
+#include "search/pattern_file.h"
 #include "tests/eval_state_check.h"
 #include "tests/test_util.h"
 
@@ -72,8 +72,8 @@ TEST(EvalFileTest, RoundTrips) {
   weights.data = "some games # with a hash";
   weights.fit = "a fit";
   weights.values[7] = {};  // a zero value is left out of the file and comes back as zero
-  const std::string text = FormatEvalFile(weights);
-  const absl::StatusOr<PatternWeights> read = ParseEvalFile(text, "test");
+  const std::string text = FormatPatternFile(weights);
+  const absl::StatusOr<PatternWeights> read = ParsePatternFile(text, "test");
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_EQ(*read, weights);
 }
@@ -81,19 +81,19 @@ TEST(EvalFileTest, RoundTrips) {
 TEST(EvalFileTest, TheCompiledInFileIsValid) {
   const PatternWeights& weights = DefaultPatternWeights();
   EXPECT_FALSE(weights.data.empty());
-  EXPECT_EQ(ParseEvalFile(FormatEvalFile(weights), "again").value(), weights);
+  EXPECT_EQ(ParsePatternFile(FormatPatternFile(weights), "again").value(), weights);
 }
 
 void ExpectRejected(const std::string& text, const std::string& why) {
-  const absl::StatusOr<PatternWeights> read = ParseEvalFile(text, "bad.eval");
+  const absl::StatusOr<PatternWeights> read = ParsePatternFile(text, "bad.eval");
   ASSERT_FALSE(read.ok()) << "accepted a file that should fail with: " << why;
   EXPECT_NE(read.status().message().find(why), std::string::npos) << read.status();
   EXPECT_NE(read.status().message().find("bad.eval:"), std::string::npos) << read.status();
 }
 
 TEST(EvalFileTest, RejectsCorruptFiles) {
-  const std::string good = FormatEvalFile(DistinctWeights(11));
-  ASSERT_TRUE(ParseEvalFile(good, "good.eval").ok());
+  const std::string good = FormatPatternFile(DistinctWeights(11));
+  ASSERT_TRUE(ParsePatternFile(good, "good.eval").ok());
   // A digit changed in a value line.
   std::string changed = good;
   const std::size_t value_line = changed.find("\n0 ");
@@ -117,7 +117,7 @@ TEST(EvalFileTest, RejectsCorruptFiles) {
 }
 
 TEST(EvalFileTest, ReadingAMissingFileFails) {
-  EXPECT_FALSE(ReadEvalFile("/nonexistent/weights.eval").ok());
+  EXPECT_FALSE(ReadPatternFile("/nonexistent/weights.eval").ok());
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "search/eval_file.h"
+#include "search/pattern_file.h"
 #include "search/patterns.h"
 #include "tests/test_util.h"
 

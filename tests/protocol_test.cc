@@ -14,8 +14,8 @@
 #include "absl/strings/str_split.h"
 #include "engine/position_string.h"
 #include "gtest/gtest.h"
-#include "search/eval_file.h"
 #include "search/evaluation.h"
+#include "search/pattern_file.h"
 
 namespace divercite {
 namespace {
@@ -170,8 +170,8 @@ TEST(ProtocolTest, EvalFileLoadsAWeightFileAndRefusesABadOne) {
     weights.data = "test data";
     weights.fit = "by hand";
     weights.values[patterns::kSideToMoveOffset] = {150, 150};
-    std::ofstream(good) << FormatEvalFile(weights);
-    std::string damaged = FormatEvalFile(weights);
+    std::ofstream(good) << FormatPatternFile(weights);
+    std::string damaged = FormatPatternFile(weights);
     damaged[damaged.find(" 150 150") + 2] = '9';
     std::ofstream(corrupt) << damaged;
   }
@@ -209,7 +209,7 @@ TEST(ProtocolTest, AnOptionValueIsTheRestOfTheLine) {
   const std::string other = ::testing::TempDir() + "/protocol_other.eval";
   PatternWeights weights;
   weights.data = "other weights";
-  std::ofstream(other) << FormatEvalFile(weights);
+  std::ofstream(other) << FormatPatternFile(weights);
   const std::string missing = (dir / "no such.eval").string();
   const Session session = RunEngine("setoption name EvalFile value " + other +
                                     "\neval\nsetoption name EvalFile value " + spaced +

@@ -10,7 +10,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
-#include "search/eval_file.h"
+#include "search/pattern_file.h"
 #include "tools/common/command_line.h"
 #include "tools/records/record_store.h"
 #include "tools/tune/labelled_positions.h"
@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   divercite::PatternWeights weights = divercite::DefaultPatternWeights();
   if (!absl::GetFlag(FLAGS_eval_file).empty()) {
     absl::StatusOr<divercite::PatternWeights> loaded =
-        divercite::ReadEvalFile(absl::GetFlag(FLAGS_eval_file));
+        divercite::ReadPatternFile(absl::GetFlag(FLAGS_eval_file));
     if (!loaded.ok()) return Fail(std::string(loaded.status().message()));
     weights = *std::move(loaded);
   }

@@ -14,7 +14,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "search/eval_file.h"
+#include "search/pattern_file.h"
 #include "tools/common/command_line.h"
 #include "tools/records/record_store.h"
 #include "tools/tune/pattern_fit.h"
@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
   std::optional<divercite::PatternWeights> compare;
   if (!absl::GetFlag(FLAGS_compare).empty()) {
     absl::StatusOr<divercite::PatternWeights> loaded =
-        divercite::ReadEvalFile(absl::GetFlag(FLAGS_compare));
+        divercite::ReadPatternFile(absl::GetFlag(FLAGS_compare));
     if (!loaded.ok()) return Fail(std::string(loaded.status().message()));
     compare = *loaded;
   }
@@ -218,7 +218,7 @@ int main(int argc, char** argv) {
         "divercite-tune-patterns label=%s lambda=%g plies=%d-%d validation_every=%d; "
         "held-out MSE %.3f points^2 on %ld positions",
         label_name, best_lambda, min_ply, max_ply, validation_every, best_error, num_validation);
-    if (absl::Status status = divercite::WriteEvalFile(out, best->weights); !status.ok()) {
+    if (absl::Status status = divercite::WritePatternFile(out, best->weights); !status.ok()) {
       return Fail(std::string(status.message()));
     }
     std::printf("wrote %s (lambda %g)\n", out.c_str(), best_lambda);

@@ -14,7 +14,7 @@
 #include "engine/position_string.h"
 #include "perft/perft.h"
 #include "search/bench.h"
-#include "search/eval_file.h"
+#include "search/pattern_file.h"
 #include "tools/uci/board_picture.h"
 #include "tools/uci/build_info.h"
 

@@ -1,5 +1,5 @@
-// The weight file of the learned evaluation: the pattern tables of search/pattern_eval.h as
-// text, versioned, and checked when read.
+// The pattern weight file (what EvalFile loads besides a network file): the pattern tables of
+// search/pattern_eval.h as text, versioned, and checked when read.
 //
 //   # comments (anywhere before the checksum)
 //   divercite-eval 1
@@ -16,8 +16,8 @@
 // The layout line must be this engine's (patterns::LayoutText()): a file made for other tables
 // is refused, as is a file that is cut short, changed by hand without a new checksum, or
 // malformed; the error names the file, the line and the fault.
-#ifndef DIVERCITE_SEARCH_EVAL_FILE_H_
-#define DIVERCITE_SEARCH_EVAL_FILE_H_
+#ifndef DIVERCITE_SEARCH_PATTERN_FILE_H_
+#define DIVERCITE_SEARCH_PATTERN_FILE_H_
 
 #include <memory>
 #include <string>
@@ -31,12 +31,12 @@ namespace divercite {
 inline constexpr int kEvalFileVersion = 1;
 
 // The file's text for `weights` (non-zero values only, each with its pattern described).
-std::string FormatEvalFile(const PatternWeights& weights);
+std::string FormatPatternFile(const PatternWeights& weights);
 // Reads a weight file's text; `source` names it in errors.
-absl::StatusOr<PatternWeights> ParseEvalFile(absl::string_view text, absl::string_view source);
+absl::StatusOr<PatternWeights> ParsePatternFile(absl::string_view text, absl::string_view source);
 
-absl::StatusOr<PatternWeights> ReadEvalFile(const std::string& path);
-absl::Status WriteEvalFile(const std::string& path, const PatternWeights& weights);
+absl::StatusOr<PatternWeights> ReadPatternFile(const std::string& path);
+absl::Status WritePatternFile(const std::string& path, const PatternWeights& weights);
 
 // The weights the engine starts with: search/patterns.eval, compiled in.
 const PatternWeights& DefaultPatternWeights();
@@ -45,4 +45,4 @@ std::shared_ptr<const PatternWeights> DefaultPatternWeightsShared();
 
 }  // namespace divercite
 
-#endif  // DIVERCITE_SEARCH_EVAL_FILE_H_
+#endif  // DIVERCITE_SEARCH_PATTERN_FILE_H_

@@ -1,4 +1,4 @@
-#include "search/eval_file.h"
+#include "search/pattern_file.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -23,7 +23,7 @@ constexpr int kMaxValue = 30000;  // centipoints: far beyond any margin
 
 }  // namespace
 
-std::string FormatEvalFile(const PatternWeights& weights) {
+std::string FormatPatternFile(const PatternWeights& weights) {
   std::string text =
       "# The learned evaluation's pattern values (search/patterns.h), in centipoints at the\n"
       "# start and at the end of the game. Made by divercite-tune-patterns; see search/NOTES.md.\n";
@@ -44,7 +44,7 @@ std::string FormatEvalFile(const PatternWeights& weights) {
   return WithChecksum(std::move(text));
 }
 
-absl::StatusOr<PatternWeights> ParseEvalFile(absl::string_view text, absl::string_view source) {
+absl::StatusOr<PatternWeights> ParsePatternFile(absl::string_view text, absl::string_view source) {
   PatternWeights weights;
   int line_number = 0;
   auto error = [&](absl::string_view why) {
@@ -148,22 +148,22 @@ absl::StatusOr<PatternWeights> ParseEvalFile(absl::string_view text, absl::strin
   return weights;
 }
 
-absl::StatusOr<PatternWeights> ReadEvalFile(const std::string& path) {
+absl::StatusOr<PatternWeights> ReadPatternFile(const std::string& path) {
   absl::StatusOr<std::string> text = ReadWholeFile(path);
   if (!text.ok()) return text.status();
-  return ParseEvalFile(*text, path);
+  return ParsePatternFile(*text, path);
 }
 
-absl::Status WriteEvalFile(const std::string& path, const PatternWeights& weights) {
-  return WriteWholeFile(path, FormatEvalFile(weights));
+absl::Status WritePatternFile(const std::string& path, const PatternWeights& weights) {
+  return WriteWholeFile(path, FormatPatternFile(weights));
 }
 
 const PatternWeights& DefaultPatternWeights() {
   static const PatternWeights weights = [] {
     absl::StatusOr<PatternWeights> parsed =
-        ParseEvalFile(absl::StrJoin(kDefaultEvalText, ""), "search/patterns.eval (compiled in)");
+        ParsePatternFile(absl::StrJoin(kDefaultEvalText, ""), "search/patterns.eval (compiled in)");
     if (!parsed.ok()) {
-      // The build's own file: the eval_file test keeps it valid.
+      // The build's own file: pattern_eval_test keeps it valid.
       std::fprintf(stderr, "%s\n", std::string(parsed.status().message()).c_str());
       std::abort();
     }
