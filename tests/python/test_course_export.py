@@ -1,5 +1,5 @@
-"""divercite.course_export: games that divercite-match played, written as course recordings by
-`python3 -m divercite.course_export`, read back by the course's own code, and replayed by the
+"""divercite.course.export: games that divercite-match played, written as course recordings by
+`python3 -m divercite.course.export`, read back by the course's own code, and replayed by the
 course's own web GUI (its GUI/index.html, in place) in Debian's headless Chromium through its
 "Load JSON" button, as a person would; and the games it refuses, with why.
 
@@ -39,8 +39,14 @@ def match(tmp_path_factory):
 
 
 def export(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "divercite.course_export", *map(str, args)],
+    return subprocess.run([sys.executable, "-m", "divercite.course.export", *map(str, args)],
                           capture_output=True, text=True, timeout=60, stdin=stdin)
+
+
+def test_the_former_name_still_answers():
+    done = subprocess.run([sys.executable, "-m", "divercite.course_export", "--help"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "--unfinished" in done.stdout, done.stderr
 
 
 def scores_of(state):

@@ -180,7 +180,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """The command line (`python3 -m divercite.course.export --help`): prints each file
     written; 0 if every game asked for was written, 1 otherwise (the reasons on stderr)."""
     args = _parser().parse_args(argv)
-    prefix = "divercite.course_export: "
+    prefix = "divercite.course.export: "
     name = "<stdin>" if args.records == "-" else args.records
     try:
         games = select(read_games(args.records), args.game, name)
