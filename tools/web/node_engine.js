@@ -7,9 +7,11 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-// Loads the engine of `script` (its .wasm beside it); each line it prints goes to `onLine`.
-// Resolves with send(line), which hands one protocol line to the engine.
-async function loadEngine(script, onLine) {
+// Loads the engine of `script` (its .wasm beside it); each line it prints goes to `onLine`;
+// each host file of `files` is copied into the engine's memory file system at the same path
+// (what it may open: EvalFile's weights). Resolves with send(line), which hands one protocol
+// line to the engine.
+async function loadEngine(script, onLine, files = []) {
   const file = path.resolve(script);
   // The build's own loader fetches the wasm file with fetch(), which node cannot do from a
   // path: hand it the bytes.
@@ -20,6 +22,11 @@ async function loadEngine(script, onLine) {
     print: onLine,
     printErr: (line) => process.stderr.write(`${line}\n`),
   });
+  for (const file of files) {
+    const where = path.resolve(file);
+    engine.FS.mkdirTree(path.dirname(where));
+    engine.FS.writeFile(where, fs.readFileSync(where));
+  }
   return (line) => {
     const text = engine.allocateUTF8(line);
     try {

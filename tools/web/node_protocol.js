@@ -9,7 +9,12 @@
 //
 // The single-threaded build (divercite-engine-st.js) searches in the event loop's turns: a
 // line read during a search (`stop`, `isready`) reaches it at the search's next pause, as in
-// the browser's worker. `quit`, or the end of the input, ends the process.
+// the browser's worker. `quit`, or the end of the input, ends the process once the lines
+// before it are answered (the threaded build handles them on a thread of its own).
+//
+// --file=PATH (any number): a host file the engine may open, copied into its memory file
+// system at the same (absolute) path, as a page would hand it one: `--file=w.eval` then
+// `setoption name EvalFile value /abs/path/w.eval`.
 'use strict';
 
 const readline = require('readline');
@@ -17,16 +22,34 @@ const { loadEngine } = require('./node_engine.js');
 
 async function main() {
   const args = process.argv.slice(2);
+  const files = [];
+  while (args.length > 0 && args[0].startsWith('--file=')) files.push(args.shift().slice(7));
   if (args.length !== 1 || args[0].startsWith('-')) {
-    process.stderr.write('usage: node node_protocol.js ENGINE.js\n');
+    process.stderr.write('usage: node node_protocol.js [--file=PATH]... ENGINE.js\n');
     process.exit(2);
   }
-  const send = await loadEngine(args[0], (line) => process.stdout.write(`${line}\n`));
+  // The isready lines not answered yet: at the end, one more, and the process waits for
+  // them all (the answers to every line before it).
+  let unanswered = 0;
+  let allAnswered = null;
+  const send = await loadEngine(args[0], (line) => {
+    process.stdout.write(`${line}\n`);
+    if (line === 'readyok' && --unanswered === 0 && allAnswered) allAnswered();
+  }, files);
+  const sendLine = (line) => {
+    if (line.trim() === 'isready') ++unanswered;
+    send(line);
+  };
   const input = readline.createInterface({ input: process.stdin, terminal: false });
   for await (const line of input) {
     if (line.trim() === 'quit') break;
-    send(line);
+    sendLine(line);
   }
+  await new Promise((resolve) => {
+    allAnswered = resolve;
+    sendLine('stop');
+    sendLine('isready');
+  });
   process.exit(0);
 }
 
