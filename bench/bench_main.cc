@@ -5,6 +5,7 @@
 //   build/bin/divercite-bench --benchmark_repetitions=5 --benchmark_report_aggregates_only
 #include <cstdint>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "benchmark/benchmark.h"
@@ -95,52 +96,56 @@ BENCHMARK(BM_NetworkOutput);
 // plays and evaluates every legal move of one sample position. The state of the parent is
 // made outside the timing.
 void BM_EvaluateChildren(benchmark::State& state) {
-  const std::vector<Position>& positions = SamplePositions();
-  const EvalWeights& weights = WeightsOf(state);
-  std::vector<EvalState> states;
-  std::vector<MoveList> moves;
-  for (const Position& position : positions) {
-    states.emplace_back(position, weights);
-    moves.push_back(LegalMoves(position));
-  }
-  std::int64_t evaluated = 0;
-  std::size_t i = 0;
-  for (auto _ : state) {
-    for (const Move move : moves[i]) {
-      Position child = positions[i];
-      child.Play(move);
-      if (child.IsGameOver()) continue;
-      benchmark::DoNotOptimize(states[i].EvaluateAfter(child, move, weights));
-      ++evaluated;
+  WithEvalState(WeightsOf(state), [&]<typename State>(std::type_identity<State>,
+                                                      const typename State::Weights& weights) {
+    const std::vector<Position>& positions = SamplePositions();
+    std::vector<State> states;
+    std::vector<MoveList> moves;
+    for (const Position& position : positions) {
+      states.emplace_back(position, weights);
+      moves.push_back(LegalMoves(position));
     }
-    if (++i == positions.size()) i = 0;
-  }
-  state.SetItemsProcessed(evaluated);
+    std::int64_t evaluated = 0;
+    std::size_t i = 0;
+    for (auto _ : state) {
+      for (const Move move : moves[i]) {
+        Position child = positions[i];
+        child.Play(move);
+        if (child.IsGameOver()) continue;
+        benchmark::DoNotOptimize(states[i].EvaluateAfter(child, move, weights));
+        ++evaluated;
+      }
+      if (++i == positions.size()) i = 0;
+    }
+    state.SetItemsProcessed(evaluated);
+  });
 }
 BENCHMARK(BM_EvaluateChildren)->Arg(0)->Arg(1);
 
 // One item = one child's state made from its parent's (an interior node's way).
 void BM_EvalStateAfter(benchmark::State& state) {
-  const std::vector<Position>& positions = SamplePositions();
-  const EvalWeights& weights = WeightsOf(state);
-  std::vector<EvalState> states;
-  std::vector<MoveList> moves;
-  for (const Position& position : positions) {
-    states.emplace_back(position, weights);
-    moves.push_back(LegalMoves(position));
-  }
-  std::int64_t made = 0;
-  std::size_t i = 0;
-  for (auto _ : state) {
-    for (const Move move : moves[i]) {
-      Position child = positions[i];
-      child.Play(move);
-      benchmark::DoNotOptimize(states[i].After(child, move, weights));
-      ++made;
+  WithEvalState(WeightsOf(state), [&]<typename State>(std::type_identity<State>,
+                                                      const typename State::Weights& weights) {
+    const std::vector<Position>& positions = SamplePositions();
+    std::vector<State> states;
+    std::vector<MoveList> moves;
+    for (const Position& position : positions) {
+      states.emplace_back(position, weights);
+      moves.push_back(LegalMoves(position));
     }
-    if (++i == positions.size()) i = 0;
-  }
-  state.SetItemsProcessed(made);
+    std::int64_t made = 0;
+    std::size_t i = 0;
+    for (auto _ : state) {
+      for (const Move move : moves[i]) {
+        Position child = positions[i];
+        child.Play(move);
+        benchmark::DoNotOptimize(states[i].After(child, move, weights));
+        ++made;
+      }
+      if (++i == positions.size()) i = 0;
+    }
+    state.SetItemsProcessed(made);
+  });
 }
 BENCHMARK(BM_EvalStateAfter)->Arg(0)->Arg(1);
 

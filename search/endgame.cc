@@ -30,11 +30,12 @@ void EndgameSolver::CountNodes(std::uint64_t n) {
   if ((*should_stop_)()) stopped_ = true;
 }
 
+template <EvalStateOf State>
 int EndgameSolver::Solve(const Position& position, int alpha, int beta,
                          absl::FunctionRef<bool()> should_stop) {
   stopped_ = false;
   should_stop_.emplace(should_stop);
-  const int value = Search(position, alpha, beta, nullptr, Move::None());
+  const int value = Search<State>(position, alpha, beta, nullptr, Move::None());
   should_stop_.reset();
   return value;
 }
@@ -69,8 +70,9 @@ int EndgameSolver::SolveLastTwoMoves(const Position& position, int alpha, int be
   return best;
 }
 
-int EndgameSolver::Search(const Position& position, int alpha, int beta,
-                          const EvalState* parent_eval, Move last_move) {
+template <EvalStateOf State>
+int EndgameSolver::Search(const Position& position, int alpha, int beta, const State* parent_eval,
+                          Move last_move) {
   assert(-kInfiniteValue <= alpha && alpha < beta && beta <= kInfiniteValue);
   CountNodes(1);
   if (stopped_) return 0;
@@ -136,13 +138,14 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta,
   Move best_move;
   // This node's evaluation state, made only if it orders by the evaluation; its children
   // make theirs from it.
-  std::optional<EvalState> eval;
+  std::optional<State> eval;
+  const typename State::Weights& weights = WeightsFor<State>(weights_);
   // Searches one child within the window so far (the first with the full window, the others
   // with a null one first); true once the node is done.
   auto search_child = [&](Move move, bool first) {
     Position child = position;
     child.Play(move);
-    const EvalState* child_parent = eval ? &*eval : nullptr;
+    const State* child_parent = eval ? &*eval : nullptr;
     int value;
     if (first) {
       value = -Search(child, -beta, -alpha, child_parent, move);
@@ -181,9 +184,9 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta,
         !proving_win && plies_left >= params::kEndgameEvalOrderingMinPlies;
     if (order_by_evaluation) {
       if (parent_eval) {
-        eval.emplace(parent_eval->After(position, last_move, weights_));
+        eval.emplace(parent_eval->After(position, last_move, weights));
       } else {
-        eval.emplace(position, weights_);
+        eval.emplace(position, weights);
       }
     }
     std::array<int, kMaxMoves> order_keys;
@@ -196,7 +199,7 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta,
       if (order_by_evaluation) {
         Position child = position;
         child.Play(move);
-        key_value = -eval->EvaluateAfter(child, move, weights_);
+        key_value = -eval->EvaluateAfter(child, move, weights);
       } else {
         key_value = worth.Of(move) * kPointKey +
                     static_cast<int>(history_[Index(us)][move.Index()] >> kHistoryShift);
@@ -231,5 +234,10 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta,
   }
   return best_value;
 }
+
+template int EndgameSolver::Solve<NetworkEvalState>(const Position&, int, int,
+                                                    absl::FunctionRef<bool()>);
+template int EndgameSolver::Solve<PatternEvalState>(const Position&, int, int,
+                                                    absl::FunctionRef<bool()>);
 
 }  // namespace divercite

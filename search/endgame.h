@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 
 #include "absl/functional/function_ref.h"
 #include "engine/position.h"
@@ -37,9 +38,17 @@ class EndgameSolver {
 
   // The exact final margin (centipoints, side to move's view, tie-break included), fail-soft
   // within (alpha, beta): a value <= alpha is an upper bound, >= beta a lower bound.
-  // `should_stop` is asked every 1024 nodes; once it says true, the solver returns a
-  // meaningless value at once.
+  // `should_stop` is asked every params::kNodesBetweenChecks nodes; once it says true, the
+  // solver returns a meaningless value at once. `State` is the search's evaluation state
+  // (search/eval_state.h), of the kind of the weights.
+  template <EvalStateOf State>
   int Solve(const Position& position, int alpha, int beta, absl::FunctionRef<bool()> should_stop);
+  // The same, outside a search: the state's kind chosen from the weights.
+  int Solve(const Position& position, int alpha, int beta, absl::FunctionRef<bool()> should_stop) {
+    return WithEvalState(weights_, [&]<typename State>(std::type_identity<State>, auto&) {
+      return Solve<State>(position, alpha, beta, should_stop);
+    });
+  }
 
   // Whether the last Solve() was cut short by the poll.
   bool stopped() const { return stopped_; }
@@ -53,7 +62,8 @@ class EndgameSolver {
  private:
   // `parent_eval`: the parent's evaluation state if it made one, `last_move` the move that
   // led here (so that a node ordering by the evaluation makes its state incrementally).
-  int Search(const Position& position, int alpha, int beta, const EvalState* parent_eval,
+  template <EvalStateOf State>
+  int Search(const Position& position, int alpha, int beta, const State* parent_eval,
              Move last_move);
   // The last two moves: each player has one piece and three cells are empty, so the few
   // moves cost less to search than bounds, ordering or the table would.

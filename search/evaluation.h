@@ -14,7 +14,8 @@
 
 namespace divercite {
 
-// Exactly one of the two is set.
+// Exactly one of the two is set; the search compiles for each and chooses by which
+// (search/eval_state.h).
 struct EvalWeights {
   std::shared_ptr<const NetworkWeights> network;
   std::shared_ptr<const PatternWeights> patterns;

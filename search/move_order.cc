@@ -92,17 +92,6 @@ MoveOrderer::MoveOrderer(const Position& position, const MoveList& moves, Move t
   }
 }
 
-void MoveOrderer::PreferEvaluation(const Position& position, const EvalState& eval,
-                                   const EvalWeights& weights) {
-  for (int i = 0; i < moves_.size(); ++i) {
-    if (scores_[i] == kTTMoveScore) continue;
-    Position child = position;
-    child.Play(moves_[i]);
-    scores_[i] =
-        -(child.IsGameOver() ? FinalValue(child) : eval.EvaluateAfter(child, moves_[i], weights));
-  }
-}
-
 void MoveOrderer::PreferRootOrder(const std::array<int, kNumMoveIndices>& root_values) {
   for (int i = 0; i < moves_.size(); ++i) {
     const int value = root_values[moves_[i].Index()];

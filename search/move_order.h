@@ -68,8 +68,17 @@ class MoveOrderer {
 
   // Orders the moves that are not the TT move by the static evaluation after them (a
   // one-ply look that sees threats, not just points), the best for us first.
-  void PreferEvaluation(const Position& position, const EvalState& eval,
-                        const EvalWeights& weights);
+  template <EvalStateOf State>
+  void PreferEvaluation(const Position& position, const State& eval,
+                        const typename State::Weights& weights) {
+    for (int i = 0; i < moves_.size(); ++i) {
+      if (scores_[i] == kTTMoveScore) continue;
+      Position child = position;
+      child.Play(moves_[i]);
+      scores_[i] =
+          -(child.IsGameOver() ? FinalValue(child) : eval.EvaluateAfter(child, moves_[i], weights));
+    }
+  }
 
   // At the root: after the first iteration, order by the last iteration's values.
   // `root_values` is indexed by Move::Index(); kNoValue means not searched yet.

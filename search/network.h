@@ -9,7 +9,7 @@
 //              perspective's player to move, each with its sign: 2 x pattern + (against).
 // A perspective's features do not depend on who is to move, so each player's first-layer sum
 // (its accumulator) follows the game incrementally: a move turns one hand feature off and one
-// board feature on, and changes the patterns of a few cells (search/eval_state.h).
+// board feature on, and changes the patterns of a few cells (search/network_eval_state.h).
 //
 // The network, all in integers (the same result natively and in WebAssembly): the side to
 // move's accumulator then the other's, clipped to 0..127; two hidden layers, y = (x.w + b) >> 6

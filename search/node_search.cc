@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "absl/container/inlined_vector.h"
@@ -47,7 +48,14 @@ void Worker::CheckLimits() {
   }
 }
 
-int Worker::Search(const Position& position, const SymmetricKeys& keys, const EvalLink& link,
+int Worker::SearchRoot(const SymmetricKeys& keys, int alpha, int beta, int depth, bool pv_node) {
+  return WithEvalState(shared_.eval_weights, [&]<typename State>(std::type_identity<State>, auto&) {
+    return Search(shared_.root, keys, EvalLink<State>{}, alpha, beta, depth, 0, pv_node);
+  });
+}
+
+template <EvalStateOf State>
+int Worker::Search(const Position& position, const SymmetricKeys& keys, const EvalLink<State>& link,
                    int alpha, int beta, int depth, int ply, bool pv_node) {
   assert(-kInfiniteValue <= alpha && alpha < beta && beta <= kInfiniteValue);
   assert(ply <= kMaxPly);
@@ -65,7 +73,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
     // Step 2a. Near the end, the lean solver (a value without a move, so never at the root).
     if (depth <= shared_.endgame_solver_plies && ply > 0) {
       seldepth_ = std::max(seldepth_, ply + depth);
-      return endgame_.Solve(position, alpha, beta, [this] { return PollStop(); });
+      return endgame_.Solve<State>(position, alpha, beta, [this] { return PollStop(); });
     }
     // The shortcuts below return a value without a move, so never at the root, which must
     // name the move that achieves its value (a table cutoff at the root once returned the
@@ -87,7 +95,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   }
 
   // Step 3. The horizon: the static evaluation, incremental from the parent's patterns.
-  if (depth <= 0) return StateOf(position, link).Evaluate(position, shared_.eval_weights);
+  if (depth <= 0) return StateOf(position, link).Evaluate(position, Weights<State>());
   if (PollStop()) return 0;
 
   // Step 3a. Frontier nodes evaluate their children directly: more nodes, but no table or
@@ -121,7 +129,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
 
   // Step 5. Moves, best first: TT move, moves that score or spoil a divercité now, killers,
   // history. At the root, one move per symmetry class.
-  const EvalState eval = StateOf(position, link);
+  const State eval = StateOf(position, link);
   MoveList moves = ply == 0 ? root_.selected() : LegalMoves(position);
   MoveOrderer orderer(position, moves, tt_move, history_, ply);
   if (ply == 0) orderer.PreferRootOrder(root_.values());
@@ -129,7 +137,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   // from kEvalOrderingMinDepth up (measured: see NOTES.md, "Evaluation ordering while
   // solving").
   if (ply > 0 && solving && depth >= params::kEvalOrderingMinDepth) {
-    orderer.PreferEvaluation(position, eval, shared_.eval_weights);
+    orderer.PreferEvaluation(position, eval, Weights<State>());
   }
 
   const Player us = position.SideToMove();
@@ -161,7 +169,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
     shared_.tt.Prefetch(child_keys.Canonical().key);
     Position child = position;
     child.Play(move);
-    const EvalLink child_link{&eval, move};
+    const EvalLink<State> child_link{&eval, move};
 
     // Step 6. Principal variation search with late move reductions. The first move gets the
     // full window; the others a null window, reduced when late and quiet, re-searched at
@@ -248,7 +256,8 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
 
 // A null-window node one ply above the horizon: the best evaluation after one move, stopping
 // at the first that reaches beta. Moves that gain points now are tried first.
-int Worker::FrontierSearch(const Position& position, const EvalState& eval, int beta) {
+template <EvalStateOf State>
+int Worker::FrontierSearch(const Position& position, const State& eval, int beta) {
   int best = -kInfiniteValue;
   // Only a move next to a piece can score or spoil: those first, then the others, each group
   // in generation order (colour, kind, cell), generated straight from the cells of each group.
@@ -258,7 +267,7 @@ int Worker::FrontierSearch(const Position& position, const EvalState& eval, int 
   for (Bitboard pieces = occupied; pieces;) next_to_pieces |= Neighbours(PopLowestCell(pieces));
   const Bitboard empty = position.Empty();
   const Player us = position.SideToMove();
-  const EvalWeights& weights = shared_.eval_weights;
+  const typename State::Weights& weights = Weights<State>();
   for (const Bitboard group : {empty & next_to_pieces, empty & ~next_to_pieces}) {
     for (int c = 0; c < kNumColours; ++c) {
       const Colour colour = static_cast<Colour>(c);

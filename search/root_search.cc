@@ -125,7 +125,7 @@ std::optional<RootLine> Worker::SearchLine(const SymmetricKeys& keys, int line, 
     beta = std::min(guess + window, kInfiniteValue);
   }
   while (true) {
-    const int score = Search(shared_.root, keys, EvalLink{}, alpha, beta, depth, 0, true);
+    const int score = SearchRoot(keys, alpha, beta, depth, true);
     if (shared_.StopRequested()) return std::nullopt;
     Bound bound = Bound::kExact;
     if (score <= alpha) {

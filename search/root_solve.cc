@@ -78,7 +78,7 @@ std::optional<int> Worker::NarrowRootBounds(const SymmetricKeys& keys, int guess
                          ? NextResultBoundary(bounds.lower, bounds.upper, guess)
                      : value == bounds.lower ? value + kPoint
                                              : value;
-    value = Search(root, keys, EvalLink{}, beta - 1, beta, depth, 0, false);
+    value = SearchRoot(keys, beta - 1, beta, depth, false);
     if (shared_.StopRequested()) return std::nullopt;
     if (value >= beta) {
       bounds.lower = std::max(bounds.lower, value);

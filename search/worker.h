@@ -71,8 +71,9 @@ struct SharedSearch {
 // How a node finds its evaluation state: made from its parent's after the move that led to
 // it, or from scratch at the root (parent null). A node makes it only once it needs it: a node
 // that ends on the table or in the solver never does.
+template <EvalStateOf State>
 struct EvalLink {
-  const EvalState* parent = nullptr;
+  const State* parent = nullptr;
   Move move;
 };
 
@@ -95,18 +96,27 @@ class Worker {
  private:
   // --- The node search (node_search.cc) ---
 
+  // Search() from the root, with the evaluation state of the kind of the search's weights:
+  // the one place the kind is chosen.
+  int SearchRoot(const SymmetricKeys& keys, int alpha, int beta, int depth, bool pv_node);
   // Negamax with alpha-beta (fail-soft). Returns v from the side to move's view:
   // v <= alpha: an upper bound on the true value; v >= beta: a lower bound; otherwise exact
   // (for the given depth). When the remaining depth reaches the end of the game the value is
   // the exact final margin (no reductions below such a node). Returns 0 once stopped.
-  int Search(const Position& position, const SymmetricKeys& keys, const EvalLink& link, int alpha,
-             int beta, int depth, int ply, bool pv_node);
+  template <EvalStateOf State>
+  int Search(const Position& position, const SymmetricKeys& keys, const EvalLink<State>& link,
+             int alpha, int beta, int depth, int ply, bool pv_node);
   // A null-window node one ply above the horizon.
-  int FrontierSearch(const Position& position, const EvalState& eval, int beta);
-  EvalState StateOf(const Position& position, const EvalLink& link) const {
-    const EvalWeights& weights = shared_.eval_weights;
-    return link.parent ? link.parent->After(position, link.move, weights)
-                       : EvalState(position, weights);
+  template <EvalStateOf State>
+  int FrontierSearch(const Position& position, const State& eval, int beta);
+  template <EvalStateOf State>
+  const typename State::Weights& Weights() const {
+    return WeightsFor<State>(shared_.eval_weights);
+  }
+  template <EvalStateOf State>
+  State StateOf(const Position& position, const EvalLink<State>& link) const {
+    return link.parent ? link.parent->After(position, link.move, Weights<State>())
+                       : State(position, Weights<State>());
   }
   // Whether the search must stop. Every kNodesBetweenChecks nodes counted (leaves included),
   // the main worker first looks at the clock and the node limit.

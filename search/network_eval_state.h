@@ -1,0 +1,132 @@
+// The network's evaluation kept from move to move: each player's accumulator (search/network.h).
+#ifndef DIVERCITE_SEARCH_NETWORK_EVAL_STATE_H_
+#define DIVERCITE_SEARCH_NETWORK_EVAL_STATE_H_
+
+#include <array>
+#include <bit>
+#include <cstdint>
+
+#include "engine/position.h"
+#include "search/city_cells.h"
+#include "search/network.h"
+#include "search/patterns.h"
+#include "search/value.h"
+
+namespace divercite {
+
+// Each player's accumulator follows the game: the move's piece (one hand feature off, one
+// board feature on) and the pattern features of the cells the move changes (CityCells), and
+// of the global tables. Evaluate() equals EvaluateNetwork() from scratch
+// (tests/eval_state_check.h).
+class NetworkEvalState {
+ public:
+  using Weights = NetworkWeights;
+
+  NetworkEvalState() = default;
+  NetworkEvalState(const Position& position, const Weights& weights) : cells_(position) {
+    for (const Player p : {Player::kFirst, Player::kSecond}) {
+      Accumulator& accumulator = accumulator_[Index(p)];
+      accumulator = weights.feature_bias;
+      ForEachPieceFeature(position, p,
+                          [&](int feature) { AddFeature(accumulator, weights, feature, 1); });
+    }
+    for (int i = 0; i < kNumCityCells; ++i) SetCell(i, weights);
+    SetGlobalFeatures(weights);
+  }
+
+  // The state of `child`, this position after `move`.
+  NetworkEvalState After(const Position& child, Move move, const Weights& weights) const {
+    NetworkEvalState next = *this;
+    const Player mover = Opponent(child.SideToMove());
+    next.PlayPiece(move, mover, weights);
+    for (unsigned cells = next.cells_.Play(move, mover); cells; cells &= cells - 1) {
+      next.SetCell(std::countr_zero(cells), weights);
+    }
+    next.SetGlobalFeatures(weights);
+    return next;
+  }
+
+  // The evaluation of the position this state is of (not a finished game).
+  int Evaluate(const Position& position, const Weights& weights) const {
+    const int me = Index(position.SideToMove());
+    return ScoreDifference(position) +
+           NetworkOutput(accumulator_[me], accumulator_[1 - me], weights);
+  }
+
+  // The evaluation of `child`, this position after `move` (a game not yet over).
+  int EvaluateAfter(const Position& child, Move move, const Weights& weights) const {
+    return After(child, move, weights).Evaluate(child, weights);
+  }
+
+ private:
+  // The move's piece leaves `mover`'s hand for the board, in both perspectives.
+  void PlayPiece(Move move, Player mover, const Weights& weights) {
+    const int p = Index(mover);
+    const int colour = Index(move.colour());
+    const Holdings& holdings = cells_.holdings();
+    const int in_hand = move.kind() == Kind::kResource ? holdings.resource_count[p][colour]
+                                                       : holdings.city_count[p][colour];
+    for (const Player perspective : {Player::kFirst, Player::kSecond}) {
+      Accumulator& accumulator = accumulator_[Index(perspective)];
+      const bool theirs = mover != perspective;
+      AddFeature(accumulator, weights, network::BoardFeature(move.cell(), theirs, move.colour()),
+                 1);
+      AddFeature(accumulator, weights,
+                 network::HandFeature(theirs, move.kind(), move.colour(), in_hand), -1);
+    }
+  }
+
+  // Cell i's pattern features, made again.
+  void SetCell(int i, const Weights& weights) {
+    int pattern[kNumPlayers], sign[kNumPlayers];
+    const bool any = cells_.Patterns(i, pattern, sign);
+    for (int p = 0; p < kNumPlayers; ++p) {
+      const int feature = any ? network::PatternFeature(pattern[p], sign[p]) : kNoFeature;
+      ReplaceFeature(p, cell_feature_[i][p], feature, weights);
+    }
+  }
+
+  // The features of the global tables (open threes, cities in hand, side to move) from each
+  // perspective, made again from the cells' threes and the holdings.
+  void SetGlobalFeatures(const Weights& weights) {
+    const std::array<int, kNumPlayers> threes = cells_.ThreeCounts();
+    for (int p = 0; p < kNumPlayers; ++p) {
+      int table = 0;
+      ForEachGlobalPattern(cells_.holdings().cities_held.data(), static_cast<Player>(p),
+                           threes.data(), [&](int pattern, int sign) {
+                             ReplaceFeature(p, global_feature_[p][table++],
+                                            network::PatternFeature(pattern, sign), weights);
+                           });
+    }
+  }
+
+  // Perspective p's feature `kept` becomes `feature` (kNoFeature: none), in its accumulator.
+  void ReplaceFeature(int p, std::int16_t& kept, int feature, const Weights& weights) {
+    if (kept == feature) return;
+    if (kept != kNoFeature) AddFeature(accumulator_[p], weights, kept, -1);
+    if (feature != kNoFeature) AddFeature(accumulator_[p], weights, feature, 1);
+    kept = static_cast<std::int16_t>(feature);
+  }
+
+  static constexpr std::int16_t kNoFeature = -1;
+
+  CityCells cells_;
+  // Each cell's pattern feature and the global tables' from each perspective (kNoFeature:
+  // none), and each perspective's accumulator.
+  std::array<std::array<std::int16_t, kNumPlayers>, kNumCityCells> cell_feature_ =
+      FilledWith(kNoFeature);
+  std::array<std::array<std::int16_t, 3>, kNumPlayers> global_feature_{
+      {{kNoFeature, kNoFeature, kNoFeature}, {kNoFeature, kNoFeature, kNoFeature}}};
+  std::array<Accumulator, kNumPlayers> accumulator_{};
+
+  static constexpr std::array<std::array<std::int16_t, kNumPlayers>, kNumCityCells> FilledWith(
+      std::int16_t value) {
+    std::array<std::array<std::int16_t, kNumPlayers>, kNumCityCells> cells{};
+    for (auto& cell : cells) cell = {value, value};
+    return cells;
+  }
+};
+
+}  // namespace divercite
+
+#endif  // DIVERCITE_SEARCH_NETWORK_EVAL_STATE_H_
