@@ -92,10 +92,12 @@ void BM_NetworkOutput(benchmark::State& state) {
 }
 BENCHMARK(BM_NetworkOutput);
 
-// One item = one child evaluated from its parent's state (the frontier's way): each iteration
-// plays and evaluates every legal move of one sample position. The state of the parent is
-// made outside the timing.
-void BM_EvaluateChildren(benchmark::State& state) {
+// Calls per_child(parent's state, child, move, weights) for every legal move of one sample
+// position an iteration, one item each, with the evaluation state of the benchmark's weights
+// (Arg: 0 the network, 1 the patterns); the parents' states are made outside the timing.
+// `finished_too`: children that end the game count as well.
+template <typename PerChild>
+void TimeChildren(benchmark::State& state, bool finished_too, PerChild per_child) {
   WithEvalState(WeightsOf(state), [&]<typename State>(std::type_identity<State>,
                                                       const typename State::Weights& weights) {
     const std::vector<Position>& positions = SamplePositions();
@@ -105,47 +107,37 @@ void BM_EvaluateChildren(benchmark::State& state) {
       states.emplace_back(position, weights);
       moves.push_back(LegalMoves(position));
     }
-    std::int64_t evaluated = 0;
+    std::int64_t items = 0;
     std::size_t i = 0;
     for (auto _ : state) {
       for (const Move move : moves[i]) {
         Position child = positions[i];
         child.Play(move);
-        if (child.IsGameOver()) continue;
-        benchmark::DoNotOptimize(states[i].EvaluateAfter(child, move, weights));
-        ++evaluated;
+        if (!finished_too && child.IsGameOver()) continue;
+        per_child(states[i], child, move, weights);
+        ++items;
       }
       if (++i == positions.size()) i = 0;
     }
-    state.SetItemsProcessed(evaluated);
+    state.SetItemsProcessed(items);
   });
+}
+
+// One item = one child evaluated from its parent's state (the frontier's way).
+void BM_EvaluateChildren(benchmark::State& state) {
+  TimeChildren(state, false,
+               [](const auto& parent, const Position& child, Move move, const auto& weights) {
+                 benchmark::DoNotOptimize(parent.EvaluateAfter(child, move, weights));
+               });
 }
 BENCHMARK(BM_EvaluateChildren)->Arg(0)->Arg(1);
 
 // One item = one child's state made from its parent's (an interior node's way).
 void BM_EvalStateAfter(benchmark::State& state) {
-  WithEvalState(WeightsOf(state), [&]<typename State>(std::type_identity<State>,
-                                                      const typename State::Weights& weights) {
-    const std::vector<Position>& positions = SamplePositions();
-    std::vector<State> states;
-    std::vector<MoveList> moves;
-    for (const Position& position : positions) {
-      states.emplace_back(position, weights);
-      moves.push_back(LegalMoves(position));
-    }
-    std::int64_t made = 0;
-    std::size_t i = 0;
-    for (auto _ : state) {
-      for (const Move move : moves[i]) {
-        Position child = positions[i];
-        child.Play(move);
-        benchmark::DoNotOptimize(states[i].After(child, move, weights));
-        ++made;
-      }
-      if (++i == positions.size()) i = 0;
-    }
-    state.SetItemsProcessed(made);
-  });
+  TimeChildren(state, true,
+               [](const auto& parent, const Position& child, Move move, const auto& weights) {
+                 benchmark::DoNotOptimize(parent.After(child, move, weights));
+               });
 }
 BENCHMARK(BM_EvalStateAfter)->Arg(0)->Arg(1);
 
