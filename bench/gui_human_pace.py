@@ -7,7 +7,7 @@ place) in headless Chromium, and plays the human's side by clicking as a person 
 piece of the human's, then a cell of the board. For each move it reports the time from the
 click to the page drawing the board with the human's move, and to the page drawing the
 engine's reply (the page logs `play` as it draws each board it receives: the times are the
-page's own console timestamps against the click's). The last board is saved as a PNG.
+browser log's timestamps of those messages against the click's). The last board is saved as a PNG.
 
     /usr/bin/python3 bench/gui_human_pace.py [--moves 3] [--pace auto|human|clock]
                                              [--screenshot gui.png] [--budget SECONDS]
@@ -18,26 +18,27 @@ than that after the click (ctest seahorse_gui_human_pace: 2 moves, 3.5 s).
 --pace sets DIVERCITE_PACE (auto, the default: the player sees the human and answers at a
 human's pace; clock: the full clock, as before the human pace, 42-45 s a move at first).
 
-The page runs in Debian's chromium as tests/browser/course_gui.py opens it: no network but
-localhost, its two CDN scripts answered from local files (Debian's jQuery, and the socket.io
-client of tests/browser/gui_page/, `npm ci --prefix tests/browser/gui_page`).
+The page runs in Debian's chromium, driven by Selenium, as tests/browser/course_gui.py opens
+it: no network but localhost, its two CDN scripts answered by a local HTTPS server from local
+files (Debian's jQuery, and the socket.io client of tests/browser/gui_page/, `npm ci --prefix
+tests/browser/gui_page`).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 # The course's page in headless Chromium: the tests' helper, tests/browser/course_gui.py.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
 from course_gui import (COURSE, PAGE, REPO, Page, cell_centre, free_port,  # noqa: E402
-                        listening, missing, open_page, piece_centre, wait_for)
+                        listening, missing, open_page, piece_centre)
 from course_master import interrupt  # noqa: E402  (tests/, which course_gui puts on the path)
 
 PLAYER = REPO / "tools" / "seahorse" / "divercite_player.py"
@@ -47,41 +48,43 @@ from game_state_divercite import GameStateDivercite  # noqa: E402  (the course's
 from player_divercite import PlayerDivercite  # noqa: E402
 
 
-async def play(port: int, profile: Path, moves: int, screenshot: Path):
-    async with open_page(profile) as page:
-        return await play_on(page, port, moves, screenshot)
+def play(port: int, moves: int, screenshot: Path):
+    with open_page() as page:
+        return play_on(page, port, moves, screenshot)
 
 
-async def play_on(page: Page, port: int, moves: int, screenshot: Path):
+def play_on(page: Page, port: int, moves: int, screenshot: Path):
     # The page connects to the port in its port box (16001) when loaded: as a person would
     # type it, this game's port.
-    await page.call("Page.addScriptToEvaluateOnNewDocument", source=(
+    page.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
         "document.addEventListener('DOMContentLoaded', () => "
-        f"{{ document.getElementById('port').value = '{port}'; }});"))
-    await wait_for(lambda: asyncio.sleep(0, listening(port)), 30, "the master does not listen")
-    await page.call("Page.navigate", url=PAGE.as_uri())
-    await wait_for(lambda: page.evaluate("document.getElementById('status').textContent"
-                                         ".trim() === 'Connected'"), 30, "no connection")
-    await asyncio.wait_for(page.boards.get(), 60)  # the start
+        f"{{ document.getElementById('port').value = '{port}'; }});")})
+    deadline = time.monotonic() + 30
+    while not listening(port):
+        if time.monotonic() > deadline:
+            raise TimeoutError("the master does not listen after 30 s")
+        time.sleep(0.1)
+    page.open(PAGE.as_uri(), "document.getElementById('status').textContent.trim() === "
+              "'Connected'", 30)
+    page.next_board(60)  # the start
     timings = []
     for _ in range(moves):
-        await asyncio.sleep(0.5)  # a human's look at the board
-        board = await page.evaluate("JSON.stringify(json)")  # the page's last board (main.js)
-        board = json.loads(board)
+        time.sleep(0.5)  # a human's look at the board
+        board = json.loads(page.evaluate("JSON.stringify(json)"))  # the last board (main.js)
         human = PlayerDivercite.from_json(json.dumps(board["next_player"]))
         state = GameStateDivercite.from_json(json.dumps(board), next_player=human)
         action = sorted(state.generate_possible_light_actions(),
                         key=lambda a: (a.data["piece"], a.data["position"]))[0]
         kinds = list(board["players_pieces_left"][str(human.get_id())])
-        await page.click("player1", *piece_centre(kinds.index(action.data["piece"])))
-        clicked = await page.click("board", *cell_centre(*action.data["position"]))
-        shown = await asyncio.wait_for(page.boards.get(), 900)
-        answered = await asyncio.wait_for(page.boards.get(), 900)
+        page.click_in("player1", *piece_centre(kinds.index(action.data["piece"])))
+        clicked = page.click_in("board", *cell_centre(*action.data["position"]))
+        shown = page.next_board(900)
+        answered = page.next_board(900)
         timings.append(((shown - clicked) / 1000, (answered - clicked) / 1000))
         print(f"move {len(timings)} ({action.data['piece']} at {action.data['position']}): "
               f"click -> the human's move drawn {timings[-1][0]:.2f} s, the engine's reply "
               f"drawn {timings[-1][1]:.2f} s", flush=True)
-    await page.screenshot(screenshot)
+    page.screenshot(screenshot)
     return timings
 
 
@@ -111,7 +114,7 @@ def main():
              "human_vs_computer", "-l", "INFO", "-p", str(port), str(PLAYER)],
             cwd=tmp, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
-            timings = asyncio.run(play(port, tmp / "profile", args.moves, args.screenshot))
+            timings = play(port, args.moves, args.screenshot)
         except TimeoutError as error:
             sys.exit(f"gui_human_pace: {error or 'timed out'}")
         finally:

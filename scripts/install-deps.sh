@@ -11,9 +11,10 @@
 #            nbconvert and ipykernel
 #   tests    + the Python package (the tier python), the tests, the micro-benchmarks, the
 #            format and Python checks, the course framework's Python packages
-#            (tests/seahorse/ runs the course's own code), and for the course's web GUI in
-#            headless Chromium: chromium, jQuery, and the page's socket.io client from the
-#            npm registry (tests/browser/gui_page/); the JavaScript linter, ESLint, from the npm
+#            (tests/seahorse/ runs the course's own code), for the pages' tests headless
+#            Chromium driven by Selenium (chromium, chromium-driver, python3-selenium), and for
+#            the course's web GUI jQuery and the page's socket.io client from the npm registry
+#            (tests/browser/gui_page/); the JavaScript linter, ESLint, from the npm
 #            registry (web/package.json); for the test of `pip install` (tests/
 #            pip_install_test.sh), venvs with setuptools and wheel (Debian's, and wheel's .whl
 #            for a Python without it) and ccache, which makes its second build cheap
@@ -36,7 +37,7 @@ python=("${engine[@]}" python3 python3-dev pybind11-dev python3-pytest
   python3-matplotlib python3-nbconvert jupyter-nbconvert python3-ipykernel)
 tests=("${tools[@]}" "${python[@]}" libgtest-dev libbenchmark-dev clang-format flake8
   python3 python3-loguru python3-socketio python3-aiohttp python3-nest-asyncio python3-colorama
-  python3-numpy chromium libjs-jquery bubblewrap python3-seccomp
+  python3-numpy chromium chromium-driver python3-selenium libjs-jquery bubblewrap python3-seccomp
   python3-venv python3-setuptools python3-wheel python3-wheel-whl ccache python3-django)
 arena=("${tools[@]}" "${python[@]}" python3-django bubblewrap python3-seccomp)
 shards=(slurm-wlm munge parallel)

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""web/board.js draws the boards that C++ draws: Debian's Chromium, headless, over the DevTools
-protocol (tests/browser/chromium_devtools.py, with tests/review_browser_test.py's error checks).
+"""web/board.js draws the boards that C++ draws: Debian's Chromium, headless, driven by Selenium
+(tests/browser/selenium_page.py, with tests/review_browser_test.py's error checks).
 
 A page inlines web/board.js (an ES module) and mounts the C++ skeleton (BoardSkeletonSvg, from
 tests/board_svg_print.cc); then, for every ply of reference game 0 and of 3 random games, with
@@ -18,19 +18,17 @@ occupied cells, turned or not. No error may be logged. A screenshot stays in --o
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from review_browser_test import FAILURES, PASSED, REFERENCE, Browser, check  # noqa: E402
-from chromium_devtools import open_page  # noqa: E402  (on the path review_browser_test sets)
+from review_browser_test import FAILURES, PASSED, READY, REFERENCE, check  # noqa: E402
+from selenium_page import Page, chromium, open_page  # noqa: E402  (review_browser_test's path)
 
 REPO = Path(__file__).resolve().parents[1]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -59,15 +57,15 @@ PIXELS = """(async (cpp) => {
   const pixels = async (text) => {
     const image = new Image();
     image.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(text);
-    await image.decode();
+    image.decode();
     const canvas = document.createElement('canvas');
     canvas.width = canvas.height = 600;
     const context = canvas.getContext('2d');
     context.drawImage(image, 0, 0, 600, 600);
     return context.getImageData(0, 0, 600, 600).data;
   };
-  const a = await pixels(cpp);
-  const b = await pixels(new XMLSerializer().serializeToString(board.svg));
+  const a = pixels(cpp);
+  const b = pixels(new XMLSerializer().serializeToString(board.svg));
   let differ = 0;
   for (let i = 0; i < a.length; i += 4) {
     if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2]) ++differ;
@@ -120,8 +118,8 @@ def piece_count(position: str) -> int:
     return sum(ch.isalpha() for ch in position.split()[0])
 
 
-async def check_boards(page: Browser, boards: list[dict], name: str):
-    shown = await page.evaluate(SHOW_ALL % (READ, json.dumps(boards)))
+def check_boards(page: Page, boards: list[dict], name: str):
+    shown = page.evaluate(SHOW_ALL % (READ, json.dumps(boards)))
     bad = []
     for board, js in zip(boards, shown):
         cpp = cpp_placed(board["svg"])
@@ -138,12 +136,11 @@ async def check_boards(page: Browser, boards: list[dict], name: str):
           "".join(f"\n      {b}" for b in bad[:10]))
 
 
-async def check_pixels(page: Browser, boards: list[dict], name: str):
+def check_pixels(page: Page, boards: list[dict], name: str):
     for board in boards:
-        await page.evaluate(SHOW_ALL % ("0", json.dumps([board])))
-        differ = await page.call("Runtime.evaluate", expression=PIXELS % json.dumps(board["svg"]),
-                                 awaitPromise=True, returnByValue=True)
-        differ = differ["result"].get("value", differ["result"].get("description"))
+        page.evaluate(SHOW_ALL % ("0", json.dumps([board])))
+        differ, error = page.run(PIXELS % json.dumps(board["svg"]))
+        differ = error if error else differ
         check(differ == 0, f"{name} {board['position']}: rendered, {differ} pixels differ "
                            "from BoardSvg's")
 
@@ -153,14 +150,14 @@ PARSE_ERRORS = ["", "1/3/5/7/9/7/5/3/1", "1/3/5/7/9/7/5/3 w", "1/4/5/7/9/7/5/3/1
                 "R/3/5/7/9/7/5/3/1 w", "1/3/5/7/9/7/5/3/1 w extra"]
 
 
-async def check_api(page: Browser, game: list[str], out: Path):
-    cells = await page.evaluate("DiverciteBoard.parsePosition('1/3/5/7/9/6B/5/3/1 b')")
+def check_api(page: Page, game: list[str], out: Path):
+    cells = page.evaluate("DiverciteBoard.parsePosition('1/3/5/7/9/6B/5/3/1 b')")
     check(cells == {"cells": {"57": {"colour": "B", "owner": "first", "kind": "resource"}},
                     "side": "second"}, f"parsePosition: one piece ({cells})")
-    cells = await page.evaluate("DiverciteBoard.parsePosition('1/3/5/7/3g5/7/5/3/1 b').cells")
+    cells = page.evaluate("DiverciteBoard.parsePosition('1/3/5/7/3g5/7/5/3/1 b').cells")
     check(cells == {"43": {"colour": "G", "owner": "second", "kind": "city"}},
           f"parsePosition: a second player's city ({cells})")
-    errors = await page.evaluate(f"""{json.dumps(PARSE_ERRORS)}.map((text) => {{
+    errors = page.evaluate(f"""{json.dumps(PARSE_ERRORS)}.map((text) => {{
         try {{ DiverciteBoard.parsePosition(text); return null; }}
         catch (e) {{ return e instanceof Error ? e.message : 'not an Error'; }} }})""")
     check(all(e and e.startswith("position string") for e in errors),
@@ -168,9 +165,9 @@ async def check_api(page: Browser, game: list[str], out: Path):
           "".join(f"\n      {t!r}: {e}" for t, e in zip(PARSE_ERRORS, errors)))
 
     # A bad argument leaves the board as it was.
-    position = await page.evaluate("board.show('1/3/5/7/9/7/5/3/1 w').show("
-                                   "'1/3/5/7/9/6B/5/3/1 b', {lastMove: 'BR57'}).position")
-    kept = await page.evaluate("""['1/3/5/7/9/7/5/3/1 x', null].map((text) => {
+    position = page.evaluate("board.show('1/3/5/7/9/7/5/3/1 w').show("
+                             "'1/3/5/7/9/6B/5/3/1 b', {lastMove: 'BR57'}).position")
+    kept = page.evaluate("""['1/3/5/7/9/7/5/3/1 x', null].map((text) => {
         try { board.show(text || '1/3/5/7/9/7/5/3/1 w', {lastMove: text ? null : 'XX99'}); }
         catch (e) { return [board.position,
                             document.querySelectorAll('#board .piece, #board .last-move').length]; }
@@ -179,7 +176,7 @@ async def check_api(page: Browser, game: list[str], out: Path):
                                                   f"({kept})")
 
     # Legal and selected cells; an alternative's arrow.
-    marked = await page.evaluate("""(board.show('1/3/5/7/9/7/5/3/1 w',
+    marked = page.evaluate("""(board.show('1/3/5/7/9/7/5/3/1 w',
           {legal: ['RC14', '23'], selected: 'RC14',
            arrows: [{move: 'GR13', mover: 'second', kind: 'alt'}]}),
         [[...document.querySelectorAll('#board .cell.legal')].map((c) => c.dataset.cell),
@@ -188,12 +185,12 @@ async def check_api(page: Browser, game: list[str], out: Path):
     check(marked == [["14", "23"], ["14"], "arrow alt"], f"show: legal, selected, kind ({marked})")
 
     # Turned, clicked: a cell at its place on the screen, empty or under a piece.
-    await page.evaluate(f"board.show({json.dumps(game['positions'][12])}, "
-                        f"{{lastMove: {json.dumps(game['moves'][11])}}}); "
-                        "window.clicked = []; board.onCellClick = (cell) => clicked.push(cell)")
+    page.evaluate(f"board.show({json.dumps(game['positions'][12])}, "
+                  f"{{lastMove: {json.dumps(game['moves'][11])}}}); "
+                  "window.clicked = []; board.onCellClick = (cell) => clicked.push(cell)")
     occupied = game["moves"][11][2:]
     for flipped in (False, True):
-        state = await page.evaluate(f"""(board.setFlipped({json.dumps(flipped)}), (() => {{
+        state = page.evaluate(f"""(board.setFlipped({json.dumps(flipped)}), (() => {{
             const box = (e) => {{ const r = e.getBoundingClientRect();
                                   return [r.left + r.width / 2, r.top + r.height / 2]; }};
             const svg = box(board.svg);
@@ -209,14 +206,14 @@ async def check_api(page: Browser, game: list[str], out: Path):
         check(state["transform"] == ("rotate(180 300 300)" if flipped else None) and turned,
               f"setFlipped({flipped}): {state['transform']}, cell 04 at {top} "
               f"(centre {centre})")
-        await page.evaluate("clicked.length = 0")
+        page.evaluate("clicked.length = 0")
         for at in ("empty", "occupied"):
-            await page.click_at(*state[at])
-        clicked = await page.evaluate("clicked")
+            page.click_at(*state[at])
+        clicked = page.evaluate("clicked")
         check(clicked == [state["empty_cell"], occupied],
               f"onCellClick (flipped {flipped}): an empty cell, a piece's cell: {clicked}")
-    await page.evaluate("board.setFlipped(false)")
-    await page.screenshot(out / "board_js.png")
+    page.evaluate("board.setFlipped(false)")
+    page.screenshot(out / "board_js.png")
 
 
 def page_html(skeleton: str) -> str:
@@ -233,23 +230,20 @@ document.body.dataset.ready = 'true';</script>
 """
 
 
-async def run(page: Browser, url: str, boards: list[dict], game: dict, out: Path):
-    for domain in ("Runtime", "Page", "Log"):
-        await page.call(f"{domain}.enable")
-    await page.call("Emulation.setDeviceMetricsOverride", width=700, height=700,
-                    deviceScaleFactor=1, mobile=False)
-    await page.open(url)
-    size = await page.evaluate("[board.svg.getAttribute('width'), "
-                               "document.getElementById('board').querySelectorAll('svg').length,"
-                               "Math.round(board.svg.getBoundingClientRect().width)]")
+def run(page: Page, url: str, boards: list[dict], game: dict, out: Path):
+    page.set_viewport(700, 700)
+    page.open(url, READY)
+    size = page.evaluate("[board.svg.getAttribute('width'), "
+                         "document.getElementById('board').querySelectorAll('svg').length,"
+                         "Math.round(board.svg.getBoundingClientRect().width)]")
     check(size == [None, 1, 600], f"mount: one SVG sized by its container ({size})")
     reference = [b for b in boards if b["game"] == "reference"]
-    await check_boards(page, reference, "reference game 0")
-    await check_boards(page, [b for b in boards if b["game"] != "reference"], "3 random games")
-    await check_pixels(page, [reference[0], reference[17], reference[40], boards[-1]], "pixels:")
-    await check_api(page, game, out)
-    check(not page.errors, "no error logged by the browser" +
-          "".join(f"\n      {e}" for e in page.errors))
+    check_boards(page, reference, "reference game 0")
+    check_boards(page, [b for b in boards if b["game"] != "reference"], "3 random games")
+    check_pixels(page, [reference[0], reference[17], reference[40], boards[-1]], "pixels:")
+    check_api(page, game, out)
+    errors = page.errors()
+    check(not errors, "no error logged by the browser" + "".join(f"\n      {e}" for e in errors))
 
 
 def main():
@@ -257,9 +251,9 @@ def main():
     parser.add_argument("--print", required=True, type=Path, help="board_svg_print")
     parser.add_argument("--out", required=True, type=Path, help="the page and its screenshot")
     args = parser.parse_args()
-    if not shutil.which("chromium"):
-        sys.exit("board_js_browser_test: no chromium: apt-get install chromium "
-                 "(scripts/install-deps.sh tests)")
+    if not chromium():
+        sys.exit("board_js_browser_test: no chromium or chromedriver: apt-get install chromium "
+                 "chromium-driver python3-selenium (scripts/install-deps.sh tests)")
     out = args.out.resolve()
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
@@ -274,11 +268,8 @@ def main():
         board["game"] = "reference" if k <= len(moves) else "random"
     game = {"moves": moves, "positions": [b["position"] for b in boards[:len(moves) + 1]]}
     (out / "board.html").write_text(page_html(skeleton))
-    with tempfile.TemporaryDirectory(prefix="divercite_board_js_") as profile:
-        async def session():
-            async with open_page(Path(profile), Browser) as page:
-                await run(page, (out / "board.html").as_uri(), boards, game, out)
-        asyncio.run(session())
+    with open_page() as page:
+        run(page, (out / "board.html").as_uri(), boards, game, out)
     print(f"screenshot: {out / 'board_js.png'}")
     print(f"{len(PASSED)} passed, {len(FAILURES)} failed")
     sys.exit(1 if FAILURES else 0)

@@ -8,8 +8,8 @@ printed: its statistics table and its JSON (W/L/D, points, Elo +/- error, LOS, d
 pentanomial pairs, the SPRT's LLR), and one link per game, each to a page on disk. Then plays
 the same match as two shards (-shard 1/2, 2/2) and checks -merge ... -html the same way.
 Then opens the match's index.html and a game's page in the browser (the driver and error
-checks of tests/review_browser_test.py): no error logged, a board of 40 pieces at #ply=40,
-and a screenshot of the report kept in --out.
+checks of tests/review_browser_test.py): no error logged, a board of N pieces at #ply=N (the
+game's last ply), and a screenshot of the report kept in --out.
 
     match_report_test.py --bin build/bin --out DIR
 """
@@ -17,18 +17,16 @@ and a screenshot of the report kept in --out.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from review_browser_test import FAILURES, PASSED, Browser, check  # noqa: E402
-from chromium_devtools import open_page  # noqa: E402  (on the path review_browser_test sets)
+from review_browser_test import FAILURES, PASSED, READY, check  # noqa: E402
+from selenium_page import chromium, open_page  # noqa: E402  (review_browser_test's path)
 
 
 def match_args(bin_dir: Path) -> list[str]:
@@ -100,14 +98,12 @@ def check_report(folder: Path, printed: str, records: Path, name: str):
           f"{name}: each engine's clock use over {len(games)} games")
 
 
-async def browse(index: Path, out: Path, profile: Path):
-    async with open_page(profile, Browser) as page:
-        for domain in ("Runtime", "Page", "Log"):
-            await page.call(f"{domain}.enable")
-        await page.call("Emulation.setDeviceMetricsOverride", width=1100, height=1600,
-                        deviceScaleFactor=1, mobile=False)
-        await page.open(index.as_uri())
-        state = await page.evaluate(
+def browse(index: Path, plies: int, out: Path):
+    """The report at `index` and its first game's page, of `plies` plies."""
+    with open_page() as page:
+        page.set_viewport(1100, 1600)
+        page.open(index.as_uri(), READY)
+        state = page.evaluate(
             "({links: document.querySelectorAll('#games a').length,"
             " bars: document.querySelectorAll('#results-chart .bar').length,"
             " lines: document.querySelectorAll('#clock-chart .clock-line').length,"
@@ -115,16 +111,17 @@ async def browse(index: Path, out: Path, profile: Path):
         check(state["links"] > 0 and state["bars"] == 6 and state["lines"] == 2
               and state["half"] == 1,
               f"browser: the index's links, results bars, its 50 % line and clock lines ({state})")
-        await page.screenshot(out / "match_report.png")
-        first = await page.evaluate("document.querySelector('#games a').href")
-        await page.open(first + "#ply=40")
-        pieces = await page.evaluate("document.querySelectorAll('#board .piece').length")
-        replay = await page.evaluate(
+        page.screenshot(out / "match_report.png")
+        first = page.evaluate("document.querySelector('#games a').href")
+        # Its last ply: a game lost on time (a loaded machine) ends before ply 40.
+        page.open(f"{first}#ply={plies}", READY)
+        pieces = page.evaluate("document.querySelectorAll('#board .piece').length")
+        replay = page.evaluate(
             "JSON.parse(document.getElementById('game').textContent).review.replay")
-        check(pieces == 40 and replay is True,
-              f"browser: the first game's replay at #ply=40 has {pieces} pieces")
-        check(not page.errors, "browser: no error logged" +
-              "".join(f"\n      {e}" for e in page.errors))
+        check(pieces == plies and replay is True,
+              f"browser: the first game's replay at #ply={plies} has {pieces} pieces")
+        errors = page.errors()
+        check(not errors, "browser: no error logged" + "".join(f"\n      {e}" for e in errors))
 
 
 def main():
@@ -153,12 +150,14 @@ def main():
                             capture_output=True, text=True, check=True).stdout
     check_report(out / "merged", merged, out / "merged.jsonl", "merge")
 
-    if shutil.which("chromium"):
-        with tempfile.TemporaryDirectory(prefix="divercite_report_") as profile:
-            asyncio.run(browse(out / "match" / "index.html", out, Path(profile)))
+    if chromium():
+        records = [json.loads(line) for line in (out / "match.jsonl").open()]
+        first = next(record for record in records if record["game"] == 0)
+        browse(out / "match" / "index.html", len(first["moves"]), out)
         print(f"screenshot: {out / 'match_report.png'}")
     else:
-        check(False, "no chromium: apt-get install chromium (scripts/install-deps.sh tests)")
+        check(False, "no chromium or chromedriver: apt-get install chromium chromium-driver "
+              "python3-selenium (scripts/install-deps.sh tests)")
     print(f"{len(PASSED)} passed, {len(FAILURES)} failed")
     sys.exit(1 if FAILURES else 0)
 

@@ -1,6 +1,5 @@
 #!/usr/bin/python3
-"""divercite-analyze --html in a real browser: Debian's Chromium, headless, over the DevTools
-protocol (as bench/gui_human_pace.py drives it).
+"""divercite-analyze --html in a real browser: Debian's Chromium, headless, driven by Selenium.
 
 Makes a records file of two reference games (an opening of 4 plies, made-up move times under
 tc=60+0.5, a player's name holding `</script>`), has divercite-analyze write their pages and
@@ -11,7 +10,7 @@ the index links every game, the page's JSON reads back, the page of a game analy
 --multipv=3 lists the engine's top 3 at a ply and draws the arrow of one clicked, and the
 browser logged no error
 (console errors, uncaught exceptions, failed loads). Screenshots of a game page and of the
-index are kept in --out. The browser is driven by tests/browser/chromium_devtools.py.
+index are kept in --out. The browser is driven by tests/browser/selenium_page.py.
 
     review_browser_test.py --analyze build/bin/divercite-analyze --out DIR
 """
@@ -19,19 +18,18 @@ index are kept in --out. The browser is driven by tests/browser/chromium_devtool
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "browser"))
-from chromium_devtools import WatchedPage, open_page  # noqa: E402
+from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium_page import Page, chromium, open_page  # noqa: E402
 
 REFERENCE = Path(os.environ.get("DIVERCITE_REFERENCE_DIR") or REPO.parent / "shared" / "reference")
 ODD_NAME = 'we</script><script>throw "escaped"</script> & co'
@@ -70,35 +68,8 @@ def position_string(engine: Path, moves: list[str]) -> str:
     return next(line[4:] for line in shown.splitlines() if line.startswith("fen "))
 
 
-class Browser(WatchedPage):
-    """A page that keeps every error the browser logs (WatchedPage), opened and clicked as a
-    person does."""
-
-    async def open(self, url: str):
-        """Loads `url` afresh (not a same-document jump) and waits for its script to finish."""
-        await self.call("Page.navigate", url="about:blank")
-        await self.call("Page.navigate", url=url)
-        deadline = time.monotonic() + 20
-        while not await self.evaluate(
-                "document.readyState === 'complete' && "
-                "(document.body.dataset.ready === 'true' || !document.getElementById('game'))"):
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"{url}: not ready after 20 s")
-            await asyncio.sleep(0.05)
-
-    async def click(self, selector: str):
-        """A person's click at the middle of the element (of its first line, for a link)."""
-        box = await self.evaluate(f"(r => [r.left + r.width / 2, r.top + r.height / 2])("
-                                  f"document.querySelector({json.dumps(selector)})"
-                                  f".getClientRects()[0])")
-        for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
-            await self.call("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1],
-                            button="left", clickCount=1)
-
-    async def key(self, name: str, code: int):
-        for kind in ("rawKeyDown", "keyUp"):
-            await self.call("Input.dispatchKeyEvent", type=kind, key=name, code=name,
-                            windowsVirtualKeyCode=code)
+# A review page is ready once its script has drawn the ply of the URL; the index has no script.
+READY = "document.body.dataset.ready === 'true' || !document.getElementById('game')"
 
 
 STATE = ("({pieces: document.querySelectorAll('#board .piece').length,"
@@ -109,13 +80,12 @@ STATE = ("({pieces: document.querySelectorAll('#board .piece').length,"
          " hash: location.hash, boards: document.querySelectorAll('svg.divercite-board').length})")
 
 
-async def check_page(page: Browser, path: Path, first: int, moves: int, plies: list[int],
-                     name: str):
+def check_page(page: Page, path: Path, first: int, moves: int, plies: list[int], name: str):
     """The page of `moves` moves from ply `first`, opened at each of `plies`, then moved."""
     last = first + moves
     for ply in plies:
-        await page.open(f"{path.as_uri()}#ply={ply}")
-        state = await page.evaluate(STATE)
+        page.open(f"{path.as_uri()}#ply={ply}", READY)
+        state = page.evaluate(STATE)
         check(state["pieces"] == ply, f"{name} #ply={ply}: {state['pieces']} pieces on the board")
         check(state["points"] == moves, f"{name} #ply={ply}: {state['points']} graph points "
                                         f"for {moves} moves")
@@ -126,29 +96,29 @@ async def check_page(page: Browser, path: Path, first: int, moves: int, plies: l
               f"{state['boards']} board")
     start = plies[0]
     steps = [("button next", lambda: page.click("#next"), start + 1),
-             ("key ArrowLeft", lambda: page.key("ArrowLeft", 37), start),
-             ("key ArrowRight", lambda: page.key("ArrowRight", 39), start + 1),
+             ("key ArrowLeft", lambda: page.key("ArrowLeft"), start),
+             ("key ArrowRight", lambda: page.key("ArrowRight"), start + 1),
              ("button previous", lambda: page.click("#previous"), start),
              (f"graph point {last - 2}",
               lambda: page.click(f'#graph .point[data-ply="{last - 2}"]'), last - 2),
              ("button last", lambda: page.click("#last"), last),
-             ("key Home", lambda: page.key("Home", 36), first),
-             ("key End", lambda: page.key("End", 35), last),
+             ("key Home", lambda: page.key("Home"), first),
+             ("key End", lambda: page.key("End"), last),
              ("button first", lambda: page.click("#first"), first),
              (f"slider to {first + 8}", lambda: page.evaluate(
                  f"(s => {{ s.value = {first + 8}; s.dispatchEvent(new Event('input')); }})"
                  "(document.getElementById('slider'))"), first + 8)]
-    await page.open(f"{path.as_uri()}#ply={start}")
+    page.open(f"{path.as_uri()}#ply={start}", READY)
     for what, action, expected in steps:
-        await action()
-        state = await page.evaluate(STATE)
+        action()
+        state = page.evaluate(STATE)
         check(state["pieces"] == expected and state["hash"] == f"#ply={expected}" and
               state["slider"] == expected,
               f"{name}: {what} -> ply {expected} (pieces {state['pieces']}, URL {state['hash']})")
     # The URL drives the page too: a jump to another #ply= on the loaded page.
-    await page.evaluate(f"location.hash = '#ply={first + 7}'")
-    await asyncio.sleep(0.1)
-    state = await page.evaluate(STATE)
+    page.evaluate(f"location.hash = '#ply={first + 7}'")
+    time.sleep(0.1)
+    state = page.evaluate(STATE)
     check(state["pieces"] == first + 7,
           f"{name}: a new #ply={first + 7} in the URL shows {state['pieces']} pieces")
 
@@ -158,87 +128,85 @@ ALTERNATIVES = ("[...document.querySelectorAll('#alternatives li.alternative')]"
 ARROWS = "[...document.querySelectorAll('#board .arrow')].map(a => a.dataset.move)"
 
 
-async def check_alternatives(page: Browser, path: Path, ply: int, name: str, screenshot: Path):
+def check_alternatives(page: Page, path: Path, ply: int, name: str, screenshot: Path):
     """A page analysed with --multipv=3: at `ply`, 3 distinct alternatives listed, and a
     click on one draws its arrow (the board's only one), kept in `screenshot`."""
-    await page.open(f"{path.as_uri()}#ply={ply}")
-    listed = await page.evaluate(ALTERNATIVES)
+    page.open(f"{path.as_uri()}#ply={ply}", READY)
+    listed = page.evaluate(ALTERNATIVES)
     check(len(listed) == 3 and len(set(listed)) == 3,
           f"{name} #ply={ply}: the top 3 alternatives are listed ({listed})")
     if len(listed) != 3:
         return
-    await page.click("#alternatives li:nth-child(3)")
-    drawn = await page.evaluate(ARROWS)
+    page.click("#alternatives li:nth-child(3)")
+    drawn = page.evaluate(ARROWS)
     check(drawn == [listed[2]], f"{name} #ply={ply}: the third's arrow is drawn ({drawn})")
-    pieces = await page.evaluate("document.querySelectorAll('#board .piece').length")
+    pieces = page.evaluate("document.querySelectorAll('#board .piece').length")
     check(pieces == ply, f"{name} #ply={ply}: the board still holds {pieces} pieces")
-    await page.screenshot(screenshot)
+    page.screenshot(screenshot)
 
 
-async def run(out: Path, pages: dict, profile: Path):
-    async with open_page(profile, Browser) as page:
-        await run_on(page, out, pages)
+def run(out: Path, pages: dict):
+    with open_page() as page:
+        run_on(page, out, pages)
 
 
-async def run_on(page: Browser, out: Path, pages: dict):
-    for domain in ("Runtime", "Page", "Log"):
-        await page.call(f"{domain}.enable")
-    await page.call("Emulation.setDeviceMetricsOverride", width=1300, height=1000,
-                    deviceScaleFactor=1, mobile=False)
+def run_on(page: Page, out: Path, pages: dict):
+    page.set_viewport(1300, 1000)
     folder, moves_page = pages["folder"], pages["moves"]
     # The error check sees errors: a console error and an uncaught exception, then a clean slate.
-    await page.evaluate("console.error('probe'); setTimeout(() => { throw new Error('probe'); })")
-    await asyncio.sleep(0.2)
-    check(len(page.errors) == 2, f"the browser's errors are seen ({page.errors})")
-    page.errors.clear()
+    page.evaluate("console.error('probe'); setTimeout(() => { throw new Error('probe'); })")
+    time.sleep(0.2)
+    seen = page.errors()
+    check(len(seen) == 2, f"the browser's errors are seen ({seen})")
+    page.clear_errors()
 
     # The index: a link per game, each to a page that opens.
-    await page.open((folder / "index.html").as_uri())
-    links = await page.evaluate("[...document.querySelectorAll('a')].map(a => a.href)")
+    page.open((folder / "index.html").as_uri(), READY)
+    links = page.evaluate("[...document.querySelectorAll('a')].map(a => a.href)")
     check(len(links) == 2 and all(link.endswith(f"game-{i}.html") for i, link in enumerate(links)),
           f"index: links {links}")
-    title = await page.evaluate("document.querySelector('tr:nth-child(2) td:nth-child(2)')"
-                                ".textContent")
+    title = page.evaluate("document.querySelector('tr:nth-child(2) td:nth-child(2)')"
+                          ".textContent")
     check(title == ODD_NAME, f"index: the first player's name reads back ({title!r})")
-    await page.screenshot(out / "review_index.png")
-    await page.click("a")
+    page.screenshot(out / "review_index.png")
+    page.click("a")
     deadline = time.monotonic() + 10
     where = "[location.pathname, document.body && document.body.dataset.ready]"
     state = [None, None]
     while state[1] != "true" and time.monotonic() < deadline:
         try:
-            state = await page.evaluate(where) or [None, None]
-        except RuntimeError:  # asked as the page navigated ("Inspected target navigated")
+            state = page.evaluate(where) or [None, None]
+        except WebDriverException:  # asked as the page navigated
             state = [None, None]
-        await asyncio.sleep(0.05)
+        time.sleep(0.05)
     check(state[0].endswith("/game-0.html") and state[1] == "true",
           f"index: its first link opens {state[0]}")
 
     # A game of the records: its JSON, its name (with </script>) read back, then every check.
     game0 = folder / "game-0.html"
-    await page.open(game0.as_uri())
-    data = await page.evaluate("JSON.parse(document.getElementById('game').textContent)"
-                               ".analysis.p1 + '|' + document.title + '|' + "
-                               "document.querySelectorAll('script').length")
+    page.open(game0.as_uri(), READY)
+    data = page.evaluate("JSON.parse(document.getElementById('game').textContent)"
+                         ".analysis.p1 + '|' + document.title + '|' + "
+                         "document.querySelectorAll('script').length")
     check(data == f"{ODD_NAME}|Game 0: {ODD_NAME} vs second|2",
           f"game-0: the JSON and the title hold the name, two scripts ({data!r})")
-    listed = await page.evaluate(ALTERNATIVES)
+    listed = page.evaluate(ALTERNATIVES)
     check(listed == [], f"game-0: no alternatives without --multipv ({listed})")
-    times = await page.evaluate("[...document.querySelectorAll('#moves tr')].length")
+    times = page.evaluate("[...document.querySelectorAll('#moves tr')].length")
     check(times == 41, f"game-0: a header and 40 moves in the list ({times} rows)")
-    clocks = await page.evaluate("document.getElementById('here').textContent")
+    clocks = page.evaluate("document.getElementById('here').textContent")
     check("Clocks:" in clocks, "game-0: the clocks are shown (tc=60+0.5 and the records' times)")
-    await check_page(page, game0, 0, 40, [0, 1, 17, 40], "game-0")
-    await check_page(page, moves_page, 0, 40, [9, 0, 40], "moves page")
+    check_page(page, game0, 0, 40, [0, 1, 17, 40], "game-0")
+    check_page(page, moves_page, 0, 40, [9, 0, 40], "moves page")
     for ply in (20, 36):
-        await check_alternatives(page, moves_page, ply, "moves page",
-                                 out / f"review_alternatives_{ply}.png")
+        check_alternatives(page, moves_page, ply, "moves page",
+                           out / f"review_alternatives_{ply}.png")
     # From a position string at ply 30: the plies (and the URL's) are the pieces on the board.
-    await check_page(page, pages["fen"], 30, 10, [35, 30, 40], "position-string page")
-    await page.open(f"{game0.as_uri()}#ply=29")
-    await page.screenshot(out / "review_game.png")
-    check(not page.errors, "no error logged by the browser" +
-          "".join(f"\n      {e}" for e in page.errors))
+    check_page(page, pages["fen"], 30, 10, [35, 30, 40], "position-string page")
+    page.open(f"{game0.as_uri()}#ply=29", READY)
+    page.screenshot(out / "review_game.png")
+    errors = page.errors()
+    check(not errors, "no error logged by the browser" + "".join(f"\n      {e}" for e in errors))
 
 
 def main():
@@ -246,9 +214,9 @@ def main():
     parser.add_argument("--analyze", required=True, type=Path)
     parser.add_argument("--out", required=True, type=Path, help="pages and screenshots")
     args = parser.parse_args()
-    if not shutil.which("chromium"):
-        sys.exit("review_browser_test: no chromium: apt-get install chromium "
-                 "(scripts/install-deps.sh tests)")
+    if not chromium():
+        sys.exit("review_browser_test: no chromium or chromedriver: apt-get install chromium "
+                 "chromium-driver python3-selenium (scripts/install-deps.sh tests)")
     out = args.out.resolve()
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
@@ -264,9 +232,7 @@ def main():
                     f"--fen={position_string(args.analyze.parent / 'divercite', games[1][:30])}",
                     f"--html={out / 'fen.html'}", *small], check=True, stdout=subprocess.DEVNULL)
     print(f"pages written and analysed in {time.monotonic() - began:.1f} s", flush=True)
-    with tempfile.TemporaryDirectory(prefix="divercite_review_") as profile:
-        asyncio.run(run(out, {"folder": out / "pages", "moves": out / "moves.html",
-                              "fen": out / "fen.html"}, Path(profile)))
+    run(out, {"folder": out / "pages", "moves": out / "moves.html", "fen": out / "fen.html"})
     print(f"screenshots: {out / 'review_game.png'}, {out / 'review_index.png'}, "
           f"{out / 'review_alternatives_36.png'}")
     print(f"{len(PASSED)} passed, {len(FAILURES)} failed")

@@ -1,15 +1,17 @@
-"""The course's web GUI page in Debian's headless Chromium, driven over the DevTools protocol.
+"""The course's web GUI page in Debian's headless Chromium, driven by Selenium
+(tests/browser/selenium_page.py).
 
 The page is the course's own (divercite/GUI/index.html of DIVERCITE_COURSE_DIR, default
 ../shared/course beside the checkout), opened in place from disk. It loads jQuery and the
-socket.io client from CDNs; the browser gets no network but localhost, and `open_page`
-answers those two requests with Debian's jQuery (libjs-jquery) and the socket.io client the
-page names, with its SRI hash (tests/browser/gui_page/, from npm: `npm ci --prefix
-tests/browser/gui_page`).
+socket.io client from CDNs; the browser resolves every name but localhost to nothing, except
+those two hosts, which it finds on a local HTTPS server (a certificate made for the run with
+openssl, which the browser is told to accept) that answers with Debian's jQuery
+(libjs-jquery) and the socket.io client the page names, with its SRI hash
+(tests/browser/gui_page/, from npm: `npm ci --prefix tests/browser/gui_page`).
 
-    async with open_page(profile_folder) as page:
-        await page.call("Page.navigate", url=PAGE.as_uri())
-        exceptions = page.listen("Runtime.exceptionThrown")
+    with open_page() as page:
+        page.open(PAGE.as_uri())
+        page.boards()          # the times the page drew a board (its console's `play`)
 
 Used by bench/gui_human_pace.py (a human's game against our player) and
 tests/python/test_course_export.py (our games replayed with the page's "Load JSON").
@@ -17,19 +19,22 @@ tests/python/test_course_export.py (our games replayed with the page's "Load JSO
 
 from __future__ import annotations
 
-import asyncio
-import base64
 import contextlib
+import http.server
 import math
 import os
 import shutil
+import ssl
+import subprocess
 import sys
+import tempfile
+import threading
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
+from urllib.parse import urlsplit
 
-import chromium_devtools  # beside this file, on the importer's path
-from chromium_devtools import DevToolsPage
+import selenium_page  # beside this file, on the importer's path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/
 from course_master import free_port, listening  # noqa: E402,F401  (for the importers)
@@ -73,60 +78,110 @@ def missing() -> Optional[str]:
         if not path.is_file():
             return (f"{path} is missing (for {url}): apt-get install libjs-jquery; "
                     f"npm ci --prefix {REPO / 'tests' / 'browser' / 'gui_page'}")
-    if not shutil.which("chromium"):
-        return "no chromium: apt-get install chromium"
+    if not selenium_page.chromium():
+        return "no chromium or chromedriver: apt-get install chromium chromium-driver"
+    if not shutil.which("openssl"):
+        return "no openssl (the local CDN's certificate): apt-get install openssl"
     if not PAGE.is_file():
         return f"no course page {PAGE} (set DIVERCITE_COURSE_DIR)"
     return None
 
 
-class Page(DevToolsPage):
+class Page(selenium_page.Page):
     """The course's page: the boards it draws (it logs `play` as it draws each board the
-    master sends it), and the CDN scripts it asks for answered from local files."""
+    master sends it), clicked where a person clicks."""
 
-    def __init__(self, websocket):
-        super().__init__(websocket)
-        self.boards: asyncio.Queue = asyncio.Queue()  # console `play`: the page's ms
+    def __init__(self, driver):
+        super().__init__(driver)
+        self.boards_seen = 0  # `play` entries boards() has given
+        self.pending: list[float] = []  # boards seen, not yet taken by next_board()
 
-    def on_event(self, method: str, params: dict):
-        if method == "Runtime.consoleAPICalled":
-            words = [a.get("value") for a in params["args"]]
-            if words == ["play"]:
-                self.boards.put_nowait(params["timestamp"])
-        elif method == "Fetch.requestPaused":
-            asyncio.create_task(self.answer_request(params))
+    def boards(self) -> list[float]:
+        """The times (ms since the epoch) of the boards drawn since the last call."""
+        plays = [entry["timestamp"] for entry in self.console()
+                 if entry["message"].endswith('"play"')]
+        new, self.boards_seen = plays[self.boards_seen:], len(plays)
+        return new
 
-    async def answer_request(self, params):
-        """The CDN scripts from local files; anything else beyond localhost refused."""
-        local = SCRIPTS.get(params["request"]["url"])
+    def next_board(self, timeout: float) -> float:
+        """The time of the next board drawn (TimeoutError after `timeout` seconds)."""
+        deadline = time.monotonic() + timeout
+        while not self.pending:
+            self.pending.extend(self.boards())
+            if not self.pending and time.monotonic() > deadline:
+                raise TimeoutError(f"no board drawn in {timeout:.0f} s")
+            time.sleep(0.02)
+        return self.pending.pop(0)
+
+    def click_in(self, element: str, x: Optional[float] = None,
+                 y: Optional[float] = None) -> float:
+        """Clicks the element of id `element` at (x, y) inside it (its centre by default);
+        returns the time (ms since the epoch) just before the click."""
+        box = self.evaluate(f"(r => [r.left, r.top, r.width, r.height])("
+                            f"document.getElementById('{element}').getBoundingClientRect())")
+        clicked = time.time() * 1000
+        self.click_at(box[0] + (box[2] / 2 if x is None else x),
+                      box[1] + (box[3] / 2 if y is None else y))
+        return clicked
+
+    def uncaught(self) -> list[str]:
+        """The page's uncaught exceptions so far."""
+        return [message for message in self.errors() if "Uncaught" in message]
+
+
+class CdnHandler(http.server.BaseHTTPRequestHandler):
+    """The CDN scripts from their local files; anything else 404."""
+
+    def do_GET(self):
+        host = (self.headers.get("Host") or "").split(":")[0]
+        local = SCRIPTS.get(f"https://{host}{self.path}")
         if local is None:
-            await self.call("Fetch.failRequest", requestId=params["requestId"],
-                            errorReason="BlockedByClient")
+            self.send_error(404)
             return
-        await self.call("Fetch.fulfillRequest", requestId=params["requestId"], responseCode=200,
-                        responseHeaders=[{"name": "Content-Type",
-                                          "value": "application/javascript"},
-                                         {"name": "Access-Control-Allow-Origin", "value": "*"}],
-                        body=base64.b64encode(local.read_bytes()).decode())
+        body = local.read_bytes()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/javascript")
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
 
 
-async def wait_for(predicate, seconds: float, what: str):
-    """The first true value of the coroutine function `predicate`, polled every 0.1 s;
-    TimeoutError(`what` after `seconds` s) if none comes."""
-    deadline = time.monotonic() + seconds
-    while not (value := await predicate()):
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"{what} after {seconds:.0f} s")
-        await asyncio.sleep(0.1)
-    return value
+@contextlib.contextmanager
+def cdn_server() -> Iterator[int]:
+    """The local CDN on a free port of 127.0.0.1, over HTTPS with a certificate of its own;
+    yields the port."""
+    with tempfile.TemporaryDirectory(prefix="divercite_cdn_") as folder:
+        key, certificate = Path(folder) / "key.pem", Path(folder) / "certificate.pem"
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                        "-subj", "/CN=localhost", "-keyout", key, "-out", certificate],
+                       check=True, capture_output=True)
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), CdnHandler)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(certificate, key)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield server.server_address[1]
+        finally:
+            server.shutdown()
+            server.server_close()
+            thread.join()
 
 
-@contextlib.asynccontextmanager
-async def open_page(profile: Path):
-    """A blank page of a new headless Chromium (its profile in `profile`), with the page's
-    runtime, page events and the answers to the CDN requests on; Chromium ends on exit."""
-    async with chromium_devtools.open_page(Path(profile), Page, window=(1500, 760)) as page:
-        await page.call("Runtime.enable")
-        await page.call("Page.enable")
-        await page.call("Fetch.enable", patterns=[{"urlPattern": "https://*"}])
-        yield page
+@contextlib.contextmanager
+def open_page() -> Iterator[Page]:
+    """A blank page of a new headless Chromium whose only hosts are localhost and the local
+    CDN; Chromium and the CDN end on exit."""
+    with cdn_server() as port:
+        hosts = {urlsplit(url).hostname for url in SCRIPTS}
+        rules = [f"MAP {host} 127.0.0.1:{port}" for host in sorted(hosts)]
+        rules += ["MAP * ~NOTFOUND", "EXCLUDE localhost", "EXCLUDE 127.0.0.1"]
+        with selenium_page.open_page(window=(1500, 760), page_class=Page, flags=[
+                f"--host-resolver-rules={', '.join(rules)}",
+                "--ignore-certificate-errors"]) as page:
+            yield page

@@ -1,16 +1,16 @@
 """divercite.course.export: games that divercite-match played, written as course recordings by
 `python3 -m divercite.course.export`, read back by the course's own code, and replayed by the
-course's own web GUI (its GUI/index.html, in place) in Debian's headless Chromium through its
-"Load JSON" button, as a person would; and the games it refuses, with why.
+course's own web GUI (its GUI/index.html, in place) in Debian's headless Chromium (driven by
+Selenium) through its "Load JSON" button, as a person would; and the games it refuses, with why.
 
 The browser test leaves its last screen in the working folder (ctest's: build/tests/python/)
 as course_gui_replay.png."""
 
-import asyncio
 import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -201,45 +201,39 @@ def texts(drawn, canvas):
     return [item["text"] for item in drawn[canvas] if "text" in item]
 
 
-async def replay_in_the_gui(recording, record, screenshot, profile):
-    async with course_gui.open_page(profile) as page:
-        exceptions = page.listen("Runtime.exceptionThrown")
-        choosers = page.listen("Page.fileChooserOpened")
-        await page.call("Page.addScriptToEvaluateOnNewDocument",
-                        source=DRAWN.replace("%PORT%", str(course_gui.free_port())))
-        await page.call("Page.setInterceptFileChooserDialog", enabled=True)
-        await page.call("Page.navigate", url=course_gui.PAGE.as_uri())
-        await course_gui.wait_for(lambda: page.evaluate(
-            "window.__boards > 0 && window.__imagesLoaded()"), 30, "the page did not load")
-        # A person's "Load JSON": the button, then the file picked in the chooser it opens.
-        boards = await page.evaluate("window.__boards")
-        await page.click("loadJsonButton")
-        chooser = await asyncio.wait_for(choosers.get(), 10)
-        await page.call("DOM.setFileInputFiles", files=[str(recording)],
-                        backendNodeId=chooser["backendNodeId"])
-        await course_gui.wait_for(lambda: page.evaluate(f"window.__boards > {boards}"), 10,
-                                  "the page drew no board after Load JSON")
-        drawn = await page.evaluate("window.__drawn")
+def replay_in_the_gui(recording, record, screenshot):
+    with course_gui.open_page() as page:
+        page.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+            "source": DRAWN.replace("%PORT%", str(course_gui.free_port()))})
+        page.open(course_gui.PAGE.as_uri(), "window.__boards > 0 && window.__imagesLoaded()",
+                  30)
+        # A person's "Load JSON": the button, then the file picked for the input it clicks
+        # (headless, the chooser it opens is not shown; the input takes the file).
+        boards = page.evaluate("window.__boards")
+        page.click_in("loadJsonButton")
+        page.choose_file("#loadJson", recording)
+        page.wait_for(f"window.__boards > {boards}", 10, "a board drawn after Load JSON")
+        drawn = page.evaluate("window.__drawn")
         assert drawn_board(drawn) == {}
         assert texts(drawn, "player1")[:2] == [record.p1, "Score  0"]
         assert texts(drawn, "player2")[:2] == [record.p2, "Score  0"]
         # Next, state by state: each board the page draws is the game's after one more ply.
         for ply, position in enumerate(record.positions()[1:], start=1):
-            boards = await page.evaluate("window.__boards")
-            await page.click("next")
-            await course_gui.wait_for(lambda: page.evaluate(f"window.__boards > {boards}"), 10,
-                                      f"no board drawn after Next (ply {ply})")
-            drawn = await page.evaluate("window.__drawn")
+            boards = page.evaluate("window.__boards")
+            page.click_in("next")
+            page.wait_for(f"window.__boards > {boards}", 10,
+                          f"a board drawn after Next (ply {ply})")
+            drawn = page.evaluate("window.__drawn")
             assert drawn_board(drawn) == {cell: image_of(piece) for cell, piece
                                           in position.board().items()}, f"ply {ply}"
         # The end: Next draws nothing more.
-        await page.click("next")
-        await asyncio.sleep(0.5)
-        assert await page.evaluate("window.__boards") == boards + 1
-        drawn = await page.evaluate("window.__drawn")
-        await page.screenshot(screenshot)
-        status = await page.evaluate("document.getElementById('status').textContent.trim()")
-        assert exceptions.empty(), exceptions.get_nowait()
+        page.click_in("next")
+        time.sleep(0.5)
+        assert page.evaluate("window.__boards") == boards + 1
+        drawn = page.evaluate("window.__drawn")
+        page.screenshot(screenshot)
+        status = page.evaluate("document.getElementById('status').textContent.trim()")
+        assert not page.uncaught(), page.uncaught()
     return drawn, status
 
 
@@ -252,8 +246,7 @@ def test_the_course_s_gui_replays_an_exported_game(match, tmp_path):
     done = export(match / "games.jsonl", "--game", 0, "-o", recording)
     assert done.returncode == 0, done.stderr
     screenshot = Path.cwd() / "course_gui_replay.png"
-    drawn, status = asyncio.run(
-        replay_in_the_gui(recording, record, screenshot, tmp_path / "profile"))
+    drawn, status = replay_in_the_gui(recording, record, screenshot)
     assert status == "Disconnected"  # no master: the file alone
     final = record.positions()[-1]
     assert final.is_over() and list(final.scores) == record.final
