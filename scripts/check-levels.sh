@@ -36,7 +36,7 @@ check_no_avx() {
   echo "check-levels: $binary: no AVX instruction"
 }
 
-signature=$(sed -n "s/.*kBenchSignature = \([0-9']*\);.*/\1/p" search/bench.h | tr -d "'")
+signature=$(sed -n "s/.*kBenchSignature = \([0-9']*\);.*/\1/p" search/bench_signature.h | tr -d "'")
 check_bench_signature() {
   local binary=$1 nodes
   nodes=$("$binary" bench | sed -n 's/^Nodes searched: //p')

@@ -1,9 +1,9 @@
 // The bench's node count is the search's signature: it must be the one written in
-// search/bench.h. A change of the search's behaviour updates the constant in the same commit
+// search/bench_signature.h. A change of the search's behaviour updates the constant in the same commit
 // (and the commit message quotes it); any other change must leave the count alone.
 #include "engine/position_string.h"
 #include "gtest/gtest.h"
-#include "search/bench.h"
+#include "search/bench_signature.h"
 
 namespace divercite {
 namespace {
@@ -19,7 +19,7 @@ TEST(BenchSignature, BenchPositionsAreValid) {
 TEST(BenchSignature, NodeCountIsTheSignature) {
   EXPECT_EQ(RunBench(kDefaultBenchDepth).nodes, kBenchSignature)
       << "the search's behaviour changed: if on purpose, update kBenchSignature in "
-         "search/bench.h and quote the new count in the commit message";
+         "search/bench_signature.h and quote the new count in the commit message";
 }
 
 }  // namespace

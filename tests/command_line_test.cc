@@ -7,7 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "search/bench.h"
+#include "search/bench_signature.h"
 #include "tools/common/child_process.h"
 
 namespace divercite {

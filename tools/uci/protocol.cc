@@ -13,7 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "engine/position_string.h"
 #include "perft/perft.h"
-#include "search/bench.h"
+#include "search/bench_signature.h"
 #include "search/pattern_file.h"
 #include "tools/uci/board_picture.h"
 #include "tools/uci/build_info.h"

@@ -1,8 +1,9 @@
-// The bench: fixed positions searched to a fixed depth, one thread, a fresh table each. Its
-// node count is the search's signature: it changes exactly when the search's behaviour does,
-// and tests/bench_signature_test.cc holds it to kBenchSignature.
-#ifndef DIVERCITE_SEARCH_BENCH_H_
-#define DIVERCITE_SEARCH_BENCH_H_
+// The bench signature (the protocol's `bench`; bench/ holds the micro-benchmarks and figures):
+// fixed positions searched to a fixed depth, one thread, a fresh table each. Its node count is
+// the search's signature: it changes exactly when the search's behaviour does, and
+// tests/bench_signature_test.cc holds it to kBenchSignature.
+#ifndef DIVERCITE_SEARCH_BENCH_SIGNATURE_H_
+#define DIVERCITE_SEARCH_BENCH_SIGNATURE_H_
 
 #include <chrono>
 #include <cstdint>
@@ -47,4 +48,4 @@ BenchTotals RunBench(int depth,
 
 }  // namespace divercite
 
-#endif  // DIVERCITE_SEARCH_BENCH_H_
+#endif  // DIVERCITE_SEARCH_BENCH_SIGNATURE_H_

@@ -1,4 +1,4 @@
-#include "search/bench.h"
+#include "search/bench_signature.h"
 
 #include <cstddef>
 
