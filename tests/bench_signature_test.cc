@@ -1,9 +1,10 @@
 // The bench's node count is the search's signature: it must be the one written in
-// search/bench_signature.h. A change of the search's behaviour updates the constant in the same commit
-// (and the commit message quotes it); any other change must leave the count alone.
+// search/bench_signature.h. A change of the search's behaviour updates the constant in the
+// same commit (and the commit message quotes it); any other change must leave the count alone.
+#include "search/bench_signature.h"
+
 #include "engine/position_string.h"
 #include "gtest/gtest.h"
-#include "search/bench_signature.h"
 
 namespace divercite {
 namespace {
