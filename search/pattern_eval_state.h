@@ -39,9 +39,8 @@ class PatternEvalState {
   // The evaluation of the position this state is of (not a finished game).
   int Evaluate(const Position& position, const Weights& weights) const {
     const int me = Index(position.SideToMove());
-    const std::array<int, kNumPlayers> threes = cells_.ThreeCounts();
     return Total(position, cells_.holdings().cities_held.data(), start_sum_[me], end_sum_[me],
-                 threes[0], threes[1], weights);
+                 cells_.ThreeCounts().data(), weights);
   }
 
   // The evaluation of `child`, this position after `move` (a game not yet over), without
@@ -98,8 +97,8 @@ class PatternEvalState {
         if (IsOwnedOpenThree(pattern[0])) three[sign[0] > 0 ? 0 : 1] |= 1u << i;
       }
     }
-    return Total(child, cities_held, start, end, std::popcount(three[0]), std::popcount(three[1]),
-                 weights);
+    const int threes[kNumPlayers] = {std::popcount(three[0]), std::popcount(three[1])};
+    return Total(child, cities_held, start, end, threes, weights);
   }
 
   // Cell i's values, looked up again.
@@ -119,10 +118,11 @@ class PatternEvalState {
     }
   }
 
+  // The tapered sum of the cells' `start` and `end` and the global tables (of `cities_held`
+  // and `threes`, each player's open threes), with the score difference.
   static int Total(const Position& position, const int cities_held[], int start, int end,
-                   int threes_first, int threes_second, const Weights& weights) {
+                   const int threes[], const Weights& weights) {
     const Player us = position.SideToMove();
-    const int threes[kNumPlayers] = {threes_first, threes_second};
     ForEachGlobalPattern(cities_held, us, threes, [&](int pattern, int sign) {
       start += sign * weights.values[pattern].start;
       end += sign * weights.values[pattern].end;

@@ -11,7 +11,7 @@ openssl, which the browser is told to accept) that answers with Debian's jQuery
 
     with open_page() as page:
         page.open(PAGE.as_uri())
-        page.boards()          # the times the page drew a board (its console's `play`)
+        page.next_board(60)    # the time the page drew its next board (its `play`)
 
 Used by bench/gui_human_pace.py (a human's game against our player) and
 tests/python/test_course_export.py (our games replayed with the page's "Load JSON").
@@ -93,25 +93,21 @@ class Page(selenium_page.Page):
 
     def __init__(self, driver):
         super().__init__(driver)
-        self.boards_seen = 0  # `play` entries boards() has given
-        self.pending: list[float] = []  # boards seen, not yet taken by next_board()
-
-    def boards(self) -> list[float]:
-        """The times (ms since the epoch) of the boards drawn since the last call."""
-        plays = [entry["timestamp"] for entry in self.console()
-                 if entry["message"].endswith('"play"')]
-        new, self.boards_seen = plays[self.boards_seen:], len(plays)
-        return new
+        self.boards_taken = 0  # the `play` messages next_board() has given
 
     def next_board(self, timeout: float) -> float:
-        """The time of the next board drawn (TimeoutError after `timeout` seconds)."""
+        """The time (ms since the epoch) of the next board the page drew, in the order drawn
+        (TimeoutError after `timeout` seconds)."""
         deadline = time.monotonic() + timeout
-        while not self.pending:
-            self.pending.extend(self.boards())
-            if not self.pending and time.monotonic() > deadline:
+        while True:
+            plays = [entry["timestamp"] for entry in self.console()
+                     if entry["message"].endswith('"play"')]
+            if len(plays) > self.boards_taken:
+                self.boards_taken += 1
+                return plays[self.boards_taken - 1]
+            if time.monotonic() > deadline:
                 raise TimeoutError(f"no board drawn in {timeout:.0f} s")
             time.sleep(0.02)
-        return self.pending.pop(0)
 
     def click_in(self, element: str, x: Optional[float] = None,
                  y: Optional[float] = None) -> float:
