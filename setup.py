@@ -110,11 +110,12 @@ class CMakeBuild(build_ext):
             target = Path(self.get_ext_fullpath(extension.name))
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(built, target)
-        # The arena's pages draw the board with the app's web/board.js (CMake copies it into
-        # the package it builds): the one file, not a second copy in the source tree.
-        board = Path("divercite", "arena", "static", "arena", "board.js")
-        (Path(self.build_lib) / board).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(self.cmake_dir / "python" / board, Path(self.build_lib) / board)
+        # The arena's game page replays with the app's modules, bundled (web/pages/
+        # arena_replay.js, which CMake copies into the package it builds): the one file, not a
+        # second copy in the source tree.
+        replay = Path("divercite", "arena", "static", "arena", "replay.js")
+        (Path(self.build_lib) / replay).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(self.cmake_dir / "python" / replay, Path(self.build_lib) / replay)
 
 
 _build_scripts = Distribution().get_command_class("build_scripts")

@@ -30,11 +30,15 @@ scripts/build.sh -DDIVERCITE_WERROR=ON -DCMAKE_UNITY_BUILD=ON -DDIVERCITE_ASSERT
 step_done "Release build"
 scripts/check-format.sh
 flake8 --count  # every Python file, as .flake8 says
-# Every JavaScript file (the site's, web/; the review page's; the web build's checks,
-# tools/web/; the arena's; the tests of the page's modules, tests/web/), as
-# web/eslint.config.js says.
-web/node_modules/.bin/eslint --config web/eslint.config.js web tools/review/review_page.js tools/web \
+# Every JavaScript file (the site's and the pages', web/; the web build's checks, tools/web/;
+# the arena's; the tests of the page's modules, tests/web/), as web/eslint.config.js says.
+web/node_modules/.bin/eslint --config web/eslint.config.js web tools/web \
   python/divercite/arena/static tests/web
+# The pages' bundles in the repository are what esbuild makes of today's modules.
+bundles=$(mktemp -d)
+scripts/bundle-pages.sh "$bundles"
+diff -r "$bundles" web/pages || { echo "web/pages/ is stale: run scripts/bundle-pages.sh" >&2; exit 1; }
+rm -r "$bundles"
 step_done "format and linters"
 
 # `pip install` compiles the project on both cores: alone, before anything runs beside it.

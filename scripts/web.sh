@@ -31,11 +31,12 @@ build() {
   # Built beside, then swapped in: a server never sees half a site.
   rm -rf build-web/site.new
   mkdir -p build-web/site.new
-  # The page's files: web/ but for the linter's (package*.json, eslint.config.js, node_modules).
+  # The page's files: web/ but for the linter's and the bundler's (package*.json,
+  # eslint.config.js, node_modules) and the bundles of the pages that stand alone (pages/).
   local entry
   for entry in web/*; do
     case "${entry#web/}" in
-      node_modules | package.json | package-lock.json | eslint.config.js) ;;
+      node_modules | package.json | package-lock.json | eslint.config.js | pages) ;;
       *) cp -r "$entry" build-web/site.new/ ;;
     esac
   done

@@ -203,7 +203,7 @@ for python in "${pythons[@]}"; do
 
   log "divercite-arena: the arena's pages in the package, and its command"
   package=$("$venv/bin/python" -c 'import divercite, os; print(os.path.dirname(divercite.__file__))')
-  for page in static/arena/board.js static/arena/replay.js templates/arena/game.html \
+  for page in static/arena/replay.js templates/arena/game.html \
     migrations/0001_initial.py; do
     [ -f "$package/arena/$page" ] || fail "the installed package lacks arena/$page"
   done

@@ -140,13 +140,15 @@ TEST(ReviewPageTest, NoTextEndsTheScriptElement) {
 }
 
 TEST(ReviewPageTest, TheBoardIsDrawnOnceAndItsModuleInlined) {
-  // The skeleton once, web/board.js once, and no board drawn in the JSON: the page is small.
+  // The skeleton once, the script bundled with web/board.js once, and no board drawn in the
+  // JSON: the page is small.
   const std::string page = ReviewPageHtml(MadeAnalysis({0, 0, 0, 0, 0, 0}));
   EXPECT_EQ(testing::CountOccurrences(page, "<template id=\"board-skeleton\"><svg "), 1);
   EXPECT_EQ(testing::CountOccurrences(page, "class=\"cell "), kNumCells);
   EXPECT_EQ(testing::CountOccurrences(page, "<g data-piece="), 16);
   EXPECT_EQ(testing::CountOccurrences(page, "class=\"piece"), 0);
-  EXPECT_EQ(testing::CountOccurrences(page, "export const DiverciteBoard = "), 1);
+  EXPECT_EQ(testing::CountOccurrences(page, "Made by scripts/bundle-pages.sh"), 1);
+  EXPECT_EQ(testing::CountOccurrences(page, "DiverciteBoard=Object.freeze("), 1);
   EXPECT_EQ(testing::CountOccurrences(page, "DiverciteBoard.mount("), 1);
   EXPECT_FALSE(absl::StrContains(page, "{{"));
   EXPECT_LT(page.size(), 60000u);

@@ -1,16 +1,16 @@
 // The JavaScript linter's settings (ESLint, flat config), held to ESLint's recommended rules:
-// the site's hand-written files (web/: ES modules, but the engine's worker, a classic worker
-// script) and the review page's script (tools/review/review_page.js, a module inlined after
-// web/board.js, whose DiverciteBoard it uses) and the web build's checks under node
-// (tools/web/), the arena pages' scripts (python/divercite/arena/static/), and the tests of
-// the page's modules under node (tests/web/*.mjs). scripts/test.sh runs it from the
-// repository's root:
-//   web/node_modules/.bin/eslint --config web/eslint.config.js web tools/review/review_page.js tools/web \
+// the site's hand-written files (web/: ES modules, among them the review and replay pages'
+// and the arena's game page's, but the engine's worker, a classic worker script; not the
+// bundles esbuild makes of them, web/pages/), the web build's checks under node (tools/web/),
+// the arena pages' scripts (python/divercite/arena/static/), and the tests of the page's
+// modules under node (tests/web/*.mjs). scripts/test.sh runs it from the repository's root:
+//   web/node_modules/.bin/eslint --config web/eslint.config.js web tools/web \
 //     python/divercite/arena/static tests/web
 const js = require('@eslint/js');
 const globals = require('globals');
 
 module.exports = [
+  {ignores: ['**/web/pages/']},
   js.configs.recommended,
   {
     files: ['**/*.js'],
@@ -25,10 +25,6 @@ module.exports = [
       'no-var': 'error',
       'prefer-const': 'error',
     },
-  },
-  {
-    files: ['**/review_page.js'],
-    languageOptions: {globals: {DiverciteBoard: 'readonly'}},
   },
   {
     files: ['**/engine-worker.js'],

@@ -41,14 +41,6 @@ const std::string& BoardSkeleton() {
   return *skeleton;
 }
 
-// The page's script: the board's module, then the page's own.
-const std::string& ReviewPageScript() {
-  static const std::string* const script = new std::string(
-      absl::StrCat("// web/board.js (its comments are in the source)\n", kBoardScript,
-                   "\n// tools/review/review_page.js\n", kReviewPageScript));
-  return *script;
-}
-
 std::string AccuracyText(const std::optional<double>& accuracy) {
   return accuracy ? absl::StrFormat("%.1f", *accuracy) : "-";
 }
@@ -198,7 +190,7 @@ std::string ReviewPageHtml(const GameAnalysis& analysis) {
   return absl::StrReplaceAll(kReviewPageTemplate,
                              {{"{{TITLE}}", HtmlEscape(GameTitle(analysis.game))},
                               {"{{BOARD_SKELETON}}", BoardSkeleton()},
-                              {"{{SCRIPT}}", ReviewPageScript()},
+                              {"{{SCRIPT}}", kReviewPageScript},
                               {"{{GAME_JSON}}", json}});
 }
 

@@ -2,6 +2,7 @@
 // and games given as links (`#moves=RC14,GR04,...`, `#fen=<position string>`, or both).
 
 import { DEFAULT_LEVEL, LEVELS } from './levels.js';
+import { bindNavigation } from './navigation.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -13,10 +14,11 @@ export function bindControls(app) {
     app.render();
   };
   $('analyse').onclick = () => app.toggleAnalysis();
-  $('first').onclick = () => app.goTo(0);
-  $('previous').onclick = () => app.goTo(app.game.cursor - 1);
-  $('next').onclick = () => app.goTo(app.game.cursor + 1);
-  $('last').onclick = () => app.goTo(app.game.moves.length);
+  bindNavigation({
+    at: () => app.game.cursor, first: () => 0, last: () => app.game.moves.length,
+    go: (ply) => app.goTo(ply),
+    buttons: { first: $('first'), previous: $('previous'), next: $('next'), last: $('last') },
+  });
   $('move-form').onsubmit = (event) => {
     event.preventDefault();
     const move = $('move-input').value.trim().toUpperCase();
@@ -38,15 +40,6 @@ export function bindControls(app) {
     const file = event.dataTransfer.files[0];
     const text = file ? await file.text() : event.dataTransfer.getData('text');
     app.loadText(text).catch((error) => app.message(error.message, 'error'));
-  });
-  document.addEventListener('keydown', (event) => {
-    if (event.target.closest('input, textarea, select')) return;
-    const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity }[event.key];
-    if (moves === undefined) return;
-    event.preventDefault();
-    const target = Number.isFinite(moves) ? app.game.cursor + moves
-      : moves < 0 ? 0 : app.game.moves.length;
-    app.goTo(target);
   });
   window.addEventListener('hashchange', () => {
     if (location.hash !== app.hash) loadFromHash(app);

@@ -9,12 +9,13 @@ const $ = (id) => document.getElementById(id);
 const COLOURS = ['R', 'G', 'B', 'Y'];
 const COLOUR_NAMES = { R: 'red', G: 'green', B: 'blue', Y: 'yellow' };
 const SIDES = ['first', 'second'];
+const GRAPH_FRAME = { width: 520, height: 160, left: 22, right: 22, top: 10, bottom: 10 };
 
 // The board and the margin graph, placed in the page: a click on a cell, a point of the graph.
 export function mountViews(skeleton, onCellClick, onPly) {
   const board = DiverciteBoard.mount($('board'), skeleton);
   board.onCellClick = onCellClick;
-  return { board, graph: new MarginGraph($('graph'), onPly) };
+  return { board, graph: new MarginGraph($('graph'), GRAPH_FRAME, onPly) };
 }
 
 export function renderPage(app) {
@@ -36,10 +37,29 @@ export function renderPage(app) {
     const s = game.stateAt(k).scores;
     margins.push(s[0] - s[1]);
   }
-  app.graph.draw(margins, game.values.map((v) => (v === undefined ? null : v / 100)),
+  drawGraph(app.graph, margins, game.values.map((v) => (v === undefined ? null : v / 100)),
     game.cursor);
   $('ply-text').textContent = `${game.cursor} / ${game.moves.length}`;
   app.writeHash();
+}
+
+// The graph: the score margin after each ply (first player minus second) and the engine's
+// value of each position analysed (the final margin it expects, first player's view), in
+// points; the cursor at the ply shown.
+function drawGraph(graph, margins, values, cursor) {
+  const evaluated = values.map((value, ply) => [ply, value]).filter(([, value]) => value !== null);
+  const limit = Math.max(4, ...margins.map(Math.abs), ...evaluated.map(([, v]) => Math.abs(v)));
+  graph.draw({
+    first: 0, last: margins.length - 1, limit,
+    upperHalf: { attributes: { class: 'first-half' } },
+    axis: { attributes: { class: 'axis' } },
+    valueLabels: { values: [limit, -limit], text: (v) => (v > 0 ? `+${v}` : `${v}`),
+      attributes: { class: 'label' } },
+    lines: [{ values: margins.map((margin, ply) => [ply, margin]), attributes: { class: 'margin' } },
+      ...(evaluated.length > 1 ? [{ values: evaluated, attributes: { class: 'value' } }] : [])],
+    cursor: { ply: cursor, attributes: { class: 'cursor' } },
+    points: evaluated.map(([ply, value]) => ({ ply, value, attributes: { class: 'point', r: 3 } })),
+  });
 }
 
 // The players' boxes, top and bottom, with the side each shows (the board may be flipped).

@@ -1,7 +1,9 @@
-// A finished game's replay on its page: the board (board.js, the app's and the review pages'
-// board), the move list, both clocks and the points, walked with the buttons, the keys
-// (← →, Home, End), a click on a move, or a link to #ply-N.
-import {DiverciteBoard} from './board.js';
+// A finished game's replay on the arena's game page (python/divercite/arena/templates/arena/
+// game.html): the board, the move list, both clocks and the points, walked with the buttons,
+// the keys (← →, Home, End), a click on a move, or a link to #ply-N. The arena serves it
+// bundled with the modules it imports (web/pages/, made by scripts/bundle-pages.sh).
+import {DiverciteBoard} from '../board.js';
+import {bindNavigation, plyOfHash} from './navigation.js';
 
 const data = JSON.parse(document.getElementById('replay-data').textContent);
 const board = DiverciteBoard.mount(document.getElementById('board'),
@@ -50,24 +52,14 @@ function show(target) {
   if (current) list.scrollTop = current.offsetTop - list.clientHeight / 2;
 }
 
-const steps = {start: () => 0, back: () => ply - 1, forward: () => ply + 1,
-               end: () => data.plies.length - 1};
-for (const button of document.querySelectorAll('[data-go]')) {
-  button.addEventListener('click', () => show(steps[button.dataset.go]()));
-}
-document.addEventListener('keydown', (event) => {
-  if (event.target.closest('input, textarea, select')) return;
-  const keys = {ArrowLeft: 'back', ArrowRight: 'forward', Home: 'start', End: 'end'};
-  if (keys[event.key]) {
-    event.preventDefault();
-    show(steps[keys[event.key]]());
-  }
-});
+const control = (name) => document.querySelector(`[data-go="${name}"]`);
+bindNavigation({at: () => ply, first: () => 0, last: () => data.plies.length - 1, go: show,
+                buttons: {first: control('start'), previous: control('back'),
+                          next: control('forward'), last: control('end')}});
 for (const link of document.querySelectorAll('a[data-ply]')) {
   link.addEventListener('click', (event) => {
     event.preventDefault();
     show(Number(link.dataset.ply));
   });
 }
-const fromAddress = /^#ply-(\d+)$/.exec(window.location.hash);
-show(fromAddress ? Number(fromAddress[1]) : ply);
+show(plyOfHash(window.location.hash, '-') ?? ply);
