@@ -1,13 +1,16 @@
 // Game records and the records file: the JSON line of a record (its exact text, round trips,
 // 64-bit integers, unicode names), reading errors that name what is wrong, the store's
 // appending and reading back, the JSON adapter's errors instead of nlohmann's exceptions, and
-// a record's game replayed on the rules (its start, its moves checked, errors naming them).
+// a record's game replayed on the rules (its start, its moves checked, errors naming them),
+// and the lines every reader of records must read alike (tests/data/records.json).
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
@@ -443,6 +446,48 @@ TEST(RecordReplayTest, ABadStartOrMoveIsAnErrorNamingTheGameAndTheMove) {
   EXPECT_TRUE(absl::StartsWith(message(record), "game 12: start 'somewhere': ")) << message(record);
   record.start = "fen nonsense w";
   EXPECT_TRUE(absl::StartsWith(message(record), "game 12: start: ")) << message(record);
+}
+
+// The lines every reader of records reads alike (tests/data/records.json says what each
+// holds): the same players, start, moves, result and final scores from those read (parsed,
+// then replayed on the rules); an error from those refused, at either step.
+TEST(RecordsTest, SharedLinesAreReadAsEveryReaderReadsThem) {
+  std::ifstream in(std::string(DIVERCITE_SOURCE_DIR) + "/tests/data/records.json");
+  absl::StatusOr<Json> manifest =
+      ParseJson(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  int read = 0, refused = 0;
+  for (const Json& expected : manifest->at("records")) {
+    SCOPED_TRACE(expected.at("name").get<std::string>());
+    absl::StatusOr<ReplayedRecord> replayed = absl::InvalidArgumentError("not read");
+    absl::StatusOr<GameRecord> record = absl::InvalidArgumentError("not parsed");
+    if (absl::StatusOr<Json> json = ParseJson(expected.at("line").get<std::string>()); json.ok()) {
+      record = GameRecord::FromJson(*json);
+      if (record.ok()) replayed = ReplayRecord(*record);
+    }
+    if (!expected.contains("moves")) {
+      EXPECT_FALSE(replayed.ok()) << "read, but " << expected.at("why").get<std::string>();
+      ++refused;
+      continue;
+    }
+    ASSERT_TRUE(replayed.ok()) << (record.ok() ? replayed.status() : record.status());
+    EXPECT_EQ(record->p1, expected.at("names")[0].get<std::string>());
+    EXPECT_EQ(record->p2, expected.at("names")[1].get<std::string>());
+    EXPECT_EQ(replayed->start_string, expected.at("start").get<std::string>());
+    std::vector<std::string> moves;
+    Position position = replayed->start;
+    for (const Move move : replayed->moves) {
+      moves.push_back(MoveToString(move));
+      position.Play(move);
+    }
+    EXPECT_EQ(moves, expected.at("moves").get<std::vector<std::string>>());
+    EXPECT_EQ(GameOutcomeText(record->result), expected.at("result").get<std::string>());
+    EXPECT_EQ((std::vector<int>{position.Score(Player::kFirst), position.Score(Player::kSecond)}),
+              expected.at("scores").get<std::vector<int>>());
+    ++read;
+  }
+  EXPECT_GE(read, 4);
+  EXPECT_GE(refused, 9);
 }
 
 }  // namespace

@@ -55,6 +55,9 @@ class _JsonObject:
                 extra[key] = value
                 continue
             nested = cls._NESTED.get(key)
+            if nested is not None and value is not None and not isinstance(value, (list, dict)):
+                raise ValueError(f"{cls.__name__}: {key} is {type(value).__name__}, not a list "
+                                 "or an object")
             if nested is not None and isinstance(value, list):
                 value = [nested.from_json(item) for item in value]
             elif nested is not None and isinstance(value, dict):
@@ -105,6 +108,8 @@ class MoveRecord(_JsonObject):
     exact: Optional[bool] = None
     proven: Optional[str] = None
     extra: dict = dataclasses.field(default_factory=dict)
+
+    _REQUIRED = ("move",)
 
 
 @dataclasses.dataclass

@@ -1,9 +1,11 @@
 """divercite.records: real records of divercite-match and divercite-analyze --json read and
-written again unchanged, replayed, as rows; malformed lines named by file and line."""
+written again unchanged, replayed, as rows; malformed lines named by file and line; the lines
+every reader of records reads alike (tests/data/records.json)."""
 
 import io
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +23,10 @@ def match_records(tmp_path_factory):
         ["-engine", "cmd={engine}", "name=one", "depth=2", "-engine", "cmd={engine}", "name=two",
          "depth=2", "-games", "2", "-openings", "random", "plies=2", "-seed", "7"],
         ["--depth=2", "--prove-movetime=20"])
+
+
+SHARED = json.loads((Path(__file__).resolve().parents[1] / "data" / "records.json")
+                    .read_text(encoding="utf-8"))["records"]
 
 
 def lines(path):
@@ -139,3 +145,23 @@ def test_rows_one_per_move(match_records):
     assert set(first) == {"game", "round", "ply", "mover", "engine", "move", "ms", "score",
                           "exact", "proven", "result", "termination"}
     assert rows[1]["mover"] == "p2" and rows[1]["engine"] == records[0].p2
+
+
+@pytest.mark.parametrize("expected", SHARED, ids=lambda e: e["name"])
+def test_the_shared_lines_read_as_every_reader_reads_them(expected):
+    """The same players, start, moves, result and final scores as the C++ and the page's
+    readers (tests/records_test.cc, tests/web/formats_js_test.mjs); a refusal where they
+    refuse, when the line is read or when its game is replayed."""
+    source = io.StringIO(expected["line"] + "\n")
+    if "moves" not in expected:
+        with pytest.raises(ValueError):
+            for record in read_records(source):
+                record.positions()
+        return
+    [record] = read_records(source)
+    positions = record.positions()
+    assert [record.p1, record.p2] == expected["names"]
+    assert (record.start or "startpos") == expected["start"]
+    assert record.opening_moves() + [m.move for m in record.moves] == expected["moves"]
+    assert record.result == expected["result"]
+    assert list(positions[-1].scores) == expected["scores"]

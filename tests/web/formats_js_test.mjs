@@ -1,8 +1,9 @@
-// The page's reader of the course's recordings (web/js/formats.js, over the site's rules
-// module) reads the recordings every reader must read alike (tests/data/recordings.json): the
-// same players and moves from those read, the state named in the error of those refused. The
-// C++ and Python readers read the same files (tests/analysis_test.cc,
-// tests/python/test_course.py).
+// The page's readers (web/js/formats.js, over the site's rules module) read the course's
+// recordings and the records lines every reader must read alike (tests/data/recordings.json,
+// tests/data/records.json): the same players and moves (for records, also the start, the
+// result and the final scores) from those read, an error for those refused (for recordings,
+// naming the state). The C++ and Python readers read the same files (tests/analysis_test.cc,
+// tests/records_test.cc, tests/python/test_course.py, tests/python/test_records.py).
 //
 //   node tests/web/formats_js_test.mjs SITE_DIR
 import { readFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { FormatError, readCourseRecording } from '../../web/js/formats.js';
+import { FormatError, readCourseRecording, readGames } from '../../web/js/formats.js';
 import { Rules } from '../../web/js/rules.js';
 
 const [site] = process.argv.slice(2);
@@ -65,5 +66,33 @@ for (const expected of recordings) {
   }
 }
 check(recordings.length >= 8, `only ${recordings.length} recordings`);
-process.stdout.write(`${recordings.length} recordings, ${failures} failures\n`);
+
+const { records } = JSON.parse(readFileSync(join(data, 'records.json'), 'utf8'));
+for (const expected of records) {
+  const name = expected.name;
+  let game = null;
+  let refusal = null;
+  try {
+    [game] = readGames(expected.line, rules);
+  } catch (error) {
+    if (!(error instanceof FormatError)) throw error;
+    refusal = error.message;
+  }
+  if (!expected.moves) {
+    check(refusal !== null, `${name}: read, but ${expected.why}`);
+    continue;
+  }
+  check(game !== null, `${name}: refused (${refusal}), but the others read it`);
+  if (game === null) continue;
+  check(same(game.names, expected.names), `${name}: names ${JSON.stringify(game.names)}`);
+  check((game.start === 'startpos' ? game.start : `fen ${game.start}`) === expected.start,
+    `${name}: start ${game.start}`);
+  check(same(game.moves, expected.moves), `${name}: moves ${game.moves.join(' ')}`);
+  check(game.result === expected.result, `${name}: result ${game.result}`);
+  const { scores } = rules.state(game.start, game.moves);
+  check(same(scores, expected.scores), `${name}: scores ${JSON.stringify(scores)}`);
+}
+check(records.length >= 13, `only ${records.length} records lines`);
+process.stdout.write(`${recordings.length} recordings, ${records.length} records lines, ` +
+  `${failures} failures\n`);
 process.exit(failures ? 1 : 0);
