@@ -21,6 +21,7 @@
 #include "engine/position_string.h"
 #include "perft/perft.h"
 #include "tools/board_svg/board_svg.h"
+#include "tools/records/course_recording.h"
 #include "tools/uci/board_picture.h"
 
 namespace py = pybind11;
@@ -435,6 +436,21 @@ PYBIND11_MODULE(_core, m) {
       py::arg("size") = py::none(),
       "The board without pieces, with the templates web/board.js places (tools/board_svg's "
       "BoardSkeletonSvg); size in pixels, None to scale.");
+  m.def(
+      "read_course_recording",
+      [](const std::string& text) {
+        absl::StatusOr<divercite::CourseRecording> game = divercite::ReadCourseRecording(text);
+        if (!game.ok()) throw py::value_error(std::string(game.status().message()));
+        py::list moves, scores;
+        for (const divercite::Move move : game->moves) moves.append(MoveToString(move));
+        for (const auto& [first, second] : game->scores)
+          scores.append(py::make_tuple(first, second));
+        return py::make_tuple(py::make_tuple(game->p1, game->p2), moves, scores);
+      },
+      py::arg("text"),
+      "The game of a course recording's JSON text (tools/records/course_recording.h, the one "
+      "reader): ((first's name, second's name), moves, every state's (first, second) scores); "
+      "ValueError naming the state at fault.");
   m.def(
       "cell_centre",
       [](int row, int col) {

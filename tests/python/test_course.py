@@ -136,6 +136,7 @@ def test_the_shared_recordings_read_as_every_reader_reads_them(expected):
             course.read_recording(path)
         if expected["refused_at"]:
             assert expected["refused_at"] + ": " in str(refused.value)
+        assert str(refused.value).endswith(expected["why"])  # the C++ reader's words
 
 
 def test_a_recording_the_course_wrote(tmp_path):

@@ -26,9 +26,7 @@ absl::StatusOr<std::vector<GameToAnalyze>> GamesFromRecordsFile(const std::strin
 absl::StatusOr<GameToAnalyze> GameFromMoveList(absl::string_view moves,
                                                absl::string_view start = "startpos");
 
-// A recording of the course's master: a JSON array of its game states, one per move plus the
-// initial one. Its moves are the cells that fill from one state to the next; the scores it
-// recorded must be the rules library's, state by state.
+// A recording of the course's master (read by tools/records/course_recording.h).
 absl::StatusOr<GameToAnalyze> GameFromCourseRecording(absl::string_view json_text);
 absl::StatusOr<GameToAnalyze> GameFromCourseRecordingFile(const std::string& path);
 

@@ -1,20 +1,20 @@
 """Course recordings: the `__REC__*.json` files of `main_divercite.py -r`, read and written.
 
-`read_recording(path)` reads one, checking every state against the rules; `write_recording(
-moves, path)` writes any game in that format, which the course's GUI replays with its "Load
-JSON" button and the course's `GameStateDivercite.from_json` reads back.
+`read_recording(path)` reads one, checking every state against the rules (by the C++ reader,
+tools/records/course_recording.h, which divercite-analyze reads them with too);
+`write_recording(moves, path)` writes any game in that format, which the course's GUI replays
+with its "Load JSON" button and the course's `GameStateDivercite.from_json` reads back.
 """
 
 from __future__ import annotations
 
-import ast
 import json
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple
 
 from .. import notation
-from .._core import Position
-from .states import PIECE_TYPES, SIDES, CourseError
+from .._core import Position, read_course_recording
+from .states import PIECE_TYPES, CourseError
 
 # What write_recording's players are called, and their ids (the course's GUI starts with
 # these ids before a file is loaded).
@@ -38,70 +38,29 @@ class CourseGame:
         return Position.from_moves(self.moves[:ply])
 
 
-def _cell_of_key(key: str) -> Tuple[int, int]:
-    # The course writes its board's keys with str((row, col)): "(4, 4)".
-    try:
-        cell = ast.literal_eval(key)
-        return int(cell[0]), int(cell[1])
-    except (ValueError, SyntaxError, TypeError, IndexError):
-        raise CourseError(f"board key {key!r} is not '(row, col)'") from None
-
-
 def game_of_states(states: Sequence[dict]) -> CourseGame:
     """The game of a recording's states (the JSON objects the course's master sends its
     listeners): each state one piece more than the one before, from the empty board, every
     score checked against the rules."""
-    if not states:
-        raise CourseError("a course recording is a non-empty JSON array of game states")
-    players = states[0].get("players") or []
-    side_of_id = {str(p.get("id")): SIDES.get(p.get("piece_type")) for p in players}
-    names = {SIDES.get(p.get("piece_type")): p.get("name") for p in players}
-    if sorted(filter(None, side_of_id.values())) != ["b", "w"]:
-        raise CourseError("state 0: expected two players with ids and piece types W and B")
-    game = CourseGame(names=(names["w"], names["b"]))
-    position, board = Position(), {}
-    for k, state in enumerate(states):
-        env = (state.get("rep") or {}).get("env")
-        if not isinstance(env, dict):
-            raise CourseError(f"state {k}: no board ('rep' with 'env')")
-        now = {_cell_of_key(key): piece.get("piece_type") for key, piece in env.items()}
-        added = [cell for cell in now if cell not in board]
-        if any(now.get(cell) != piece for cell, piece in board.items()):
-            raise CourseError(f"state {k}: a piece changed or disappeared")
-        if len(added) != (0 if k == 0 else 1):
-            raise CourseError(f"state {k}: {len(added)} pieces appeared, expected "
-                              f"{0 if k == 0 else 1}")
-        for cell in added:
-            piece = now[cell]
-            move = f"{str(piece)[:2]}{cell[0]}{cell[1]}"
-            if SIDES.get(str(piece)[2:]) != position.side_to_move:
-                raise CourseError(f"state {k}: {move} played by the player not to move")
-            try:
-                position.play(move)
-            except ValueError as error:
-                raise CourseError(f"state {k}: {error}") from None
-            game.moves.append(move)
-        board = now
-        recorded = {side_of_id.get(i): v for i, v in (state.get("scores") or {}).items()}
-        scores = (recorded.get("w"), recorded.get("b"))
-        if scores != position.scores:
-            raise CourseError(f"state {k}: the recording's scores {scores}, the rules' "
-                              f"{position.scores}")
-        game.scores.append(position.scores)
-    return game
+    return _game_of_text(json.dumps(list(states) if isinstance(states, (list, tuple)) else states))
 
 
 def read_recording(path) -> CourseGame:
     """The game of a course recording (`__REC__*.json`, written by `main_divercite.py -r`)."""
-    with open(path) as file:
-        try:
-            states = json.load(file)
-        except json.JSONDecodeError as error:
-            raise CourseError(f"{path}: {error}") from None
+    with open(path, encoding="utf-8") as file:
+        text = file.read()
     try:
-        return game_of_states(states if isinstance(states, list) else [])
+        return _game_of_text(text)
     except CourseError as error:
         raise CourseError(f"{path}: {error}") from None
+
+
+def _game_of_text(text: str) -> CourseGame:
+    try:
+        names, moves, scores = read_course_recording(text)
+    except ValueError as error:
+        raise CourseError(str(error)) from None
+    return CourseGame(names=names, moves=moves, scores=scores)
 
 
 def recording_states(moves: Sequence[str], names: Sequence[str] = DEFAULT_NAMES) -> List[dict]:
