@@ -124,3 +124,9 @@ def board_skeleton_svg(size: Optional[int] = None) -> str:
 
 def cell_centre(row: int, col: int) -> Tuple[float, float]:
     """The centre of the cell (row, col) in the board picture's units (0 to 600)."""
+
+def read_course_recording(
+        text: str) -> Tuple[Tuple[str, str], List[str], List[Tuple[int, int]]]:
+    """The game of a course recording's JSON text (tools/records/course_recording.h, the one
+    reader): the names (first, second), the moves, and every state's scores (first, second);
+    ValueError naming the state at fault."""
