@@ -30,6 +30,16 @@ function check(condition, what) {
 }
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
+// What a reader makes of its input: the game, or the words of its refusal (a FormatError).
+function attempt(read) {
+  try {
+    return { game: read(), refusal: null };
+  } catch (error) {
+    if (!(error instanceof FormatError)) throw error;
+    return { game: null, refusal: error.message };
+  }
+}
+
 const script = resolve(site, 'divercite-rules.js');
 const factory = createRequire(import.meta.url)(script);
 const rules = new Rules(await factory({ wasmBinary: readFileSync(script.replace(/\.js$/, '.wasm')) }));
@@ -44,14 +54,7 @@ for (const expected of recordings) {
     check(false, `${name}: not JSON (${error.message})`);
     continue;
   }
-  let game = null;
-  let refusal = null;
-  try {
-    game = readCourseRecording(states, rules);
-  } catch (error) {
-    if (!(error instanceof FormatError)) throw error;
-    refusal = error.message;
-  }
+  const { game, refusal } = attempt(() => readCourseRecording(states, rules));
   if (expected.moves) {
     check(game !== null, `${name}: refused (${refusal}), but the others read it`);
     if (game === null) continue;
@@ -70,14 +73,7 @@ check(recordings.length >= 8, `only ${recordings.length} recordings`);
 const { records } = JSON.parse(readFileSync(join(data, 'records.json'), 'utf8'));
 for (const expected of records) {
   const name = expected.name;
-  let game = null;
-  let refusal = null;
-  try {
-    [game] = readGames(expected.line, rules);
-  } catch (error) {
-    if (!(error instanceof FormatError)) throw error;
-    refusal = error.message;
-  }
+  const { game, refusal } = attempt(() => readGames(expected.line, rules)[0]);
   if (!expected.moves) {
     check(refusal !== null, `${name}: read, but ${expected.why}`);
     continue;
