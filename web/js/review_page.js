@@ -17,6 +17,7 @@ const first = review.first_ply;
 const count = review.positions.length - 1;
 const last = first + count;
 const byId = (id) => document.getElementById(id);
+const slider = byId('slider');
 let ply = null;
 
 // The board at ply first + at: its position, the move played outlined and, where the engine
@@ -252,7 +253,7 @@ function show(target) {
     ply = next;
     const at = ply - first;
     drawBoard(at);  // only this ply's pieces in the document
-    byId('slider').value = ply;
+    slider.value = ply;
     byId('ply-text').textContent = 'ply ' + ply + ' / ' + last;
     graph.moveCursor(ply);
     if (at > 0) {
@@ -266,7 +267,6 @@ function show(target) {
   if (location.hash !== hash) history.replaceState(null, '', hash);
 }
 
-const slider = byId('slider');
 slider.min = first;
 slider.max = last;
 bindNavigation({at: () => ply, first: () => first, last: () => last, go: show, slider,
