@@ -1,6 +1,7 @@
 // Game analysis against brute force: a live `divercite` analyses games, and every exact value
 // and loss it reports near the end must be what an exhaustive search of the last plies gives.
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -16,6 +17,7 @@
 #include "tools/analysis/game_analysis.h"
 #include "tools/analysis/game_sources.h"
 #include "tools/common/json.h"
+#include "tools/records/course_recording.h"
 #include "tools/review/analysis_report.h"
 
 namespace divercite {
@@ -356,6 +358,41 @@ TEST(Analysis, CourseRecordingsAreReadAsEveryReaderReadsThem) {
   }
   EXPECT_GE(read, 3);
   EXPECT_GE(refused, 5);
+}
+
+// The one writer: every reference game written, read back whole by the one reader, in the
+// shape the course writes (players with ids 1 and 2, every state's scores).
+TEST(Analysis, CourseRecordingsWrittenAreReadBack) {
+  for (int index : {0, 1, 2, 3}) {
+    SCOPED_TRACE(index);
+    const std::vector<std::string> texts = ReferenceGameMoves(index);
+    const std::vector<absl::string_view> moves(texts.begin(), texts.end());
+    absl::StatusOr<std::string> written = WriteCourseRecording(moves, {"élan", "b \"2\""});
+    ASSERT_TRUE(written.ok()) << written.status();
+    absl::StatusOr<CourseRecording> read = ReadCourseRecording(*written);
+    ASSERT_TRUE(read.ok()) << read.status();
+    EXPECT_EQ(read->p1, "élan");
+    EXPECT_EQ(read->p2, "b \"2\"");
+    std::vector<std::string> again;
+    for (const Move move : read->moves) again.push_back(MoveToString(move));
+    EXPECT_EQ(again, texts);
+    const absl::StatusOr<Position> last = PlayMoveTexts(Position::Start(), moves);
+    ASSERT_TRUE(last.ok());
+    EXPECT_EQ(read->scores.back(),
+              (std::array<int, 2>{last->Score(Player::kFirst), last->Score(Player::kSecond)}));
+    absl::StatusOr<Json> states = ParseJson(*written);
+    ASSERT_TRUE(states.ok());
+    ASSERT_EQ(states->size(), texts.size() + 1);
+    const Json& final_state = states->back();
+    EXPECT_EQ(final_state.at("step"), texts.size());
+    EXPECT_EQ(final_state.at("rep").at("env").size(), texts.size());
+    EXPECT_EQ(final_state.at("players")[0].at("id"), 1);
+    EXPECT_EQ(final_state.at("players")[1].at("piece_type"), "B");
+  }
+  const std::vector<absl::string_view> bad = {"RC14", "RC14"};
+  absl::StatusOr<std::string> refused = WriteCourseRecording(bad, {"a", "b"});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(absl::StartsWith(refused.status().message(), "move 2 of 2: ")) << refused.status();
 }
 
 TEST(Analysis, CourseRecordingErrorsAreNamed) {

@@ -246,6 +246,11 @@ TEST(JsonAdapterTest, ParseErrorsGiveTheirBytePositionAndNeverThrow) {
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_TRUE(absl::StartsWith(bad.status().message(), "JSON at byte 11: ")) << bad.status();
   EXPECT_TRUE(absl::StrContains(bad.status().message(), "syntax error")) << bad.status();
+  // A number beyond a double has no byte position to give.
+  const absl::StatusOr<Json> huge = ParseJson("[1e99999]");
+  ASSERT_FALSE(huge.ok());
+  EXPECT_TRUE(absl::StartsWith(huge.status().message(), "JSON: ")) << huge.status();
+  EXPECT_TRUE(absl::StrContains(huge.status().message(), "number overflow")) << huge.status();
   for (absl::string_view text : {"", "   ", "tru", "{\"a\" 1}", "[1,]", "01", "1 2", "\"\x01\"",
                                  "1e99999", "{\"a\":1}}", "nul"}) {
     EXPECT_FALSE(ParseJson(text).ok()) << text;

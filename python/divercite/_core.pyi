@@ -130,3 +130,9 @@ def read_course_recording(
     """The game of a course recording's JSON text (tools/records/course_recording.h, the one
     reader): the names (first, second), the moves, and every state's scores (first, second);
     ValueError naming the state at fault."""
+
+
+def write_course_recording(moves: Sequence[str], first: str, second: str) -> str:
+    """The course recording of the game of `moves` from the start, its players named `first`
+    and `second`: one line of JSON (tools/records/course_recording.h, the one writer);
+    ValueError naming the first bad move."""

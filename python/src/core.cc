@@ -125,17 +125,24 @@ py::list MoveStack(const BoundPosition& bound) {
   return moves;
 }
 
-BoundPosition FromMoves(py::handle moves) {
+// The move texts of a sequence of str (`function` takes it); a str or a non-str move is a
+// TypeError. Strings are checked before any rule, so that a non-str is a TypeError wherever it
+// is.
+std::vector<std::string> MoveTexts(py::handle moves, absl::string_view function) {
   if (py::isinstance<py::str>(moves)) {
-    throw py::type_error(
-        "from_moves takes a list of move strings, not one string (split it: "
-        "'RC14 GR04'.split())");
+    throw py::type_error(absl::StrCat(function,
+                                      " takes a list of move strings, not one string (split it: "
+                                      "'RC14 GR04'.split())"));
   }
-  // Strings are checked before any rule, so that a non-str is a TypeError wherever it is.
   std::vector<std::string> texts;
   for (py::handle move : py::iter(moves)) {
     texts.push_back(Text(move, absl::StrCat("move ", texts.size() + 1).c_str()));
   }
+  return texts;
+}
+
+BoundPosition FromMoves(py::handle moves) {
+  const std::vector<std::string> texts = MoveTexts(moves, "from_moves");
   const std::vector<absl::string_view> views(texts.begin(), texts.end());
   absl::StatusOr<Position> position = PlayMoveTexts(Position::Start(), views);
   if (!position.ok()) throw py::value_error(std::string(position.status().message()));
@@ -451,6 +458,20 @@ PYBIND11_MODULE(_core, m) {
       "The game of a course recording's JSON text (tools/records/course_recording.h, the one "
       "reader): ((first's name, second's name), moves, every state's (first, second) scores); "
       "ValueError naming the state at fault.");
+  m.def(
+      "write_course_recording",
+      [](py::handle moves, const std::string& first, const std::string& second) {
+        const std::vector<std::string> texts =
+            divercite::MoveTexts(moves, "write_course_recording");
+        const std::vector<absl::string_view> views(texts.begin(), texts.end());
+        absl::StatusOr<std::string> text = divercite::WriteCourseRecording(views, {first, second});
+        if (!text.ok()) throw py::value_error(std::string(text.status().message()));
+        return *text;
+      },
+      py::arg("moves"), py::arg("first"), py::arg("second"),
+      "The course recording of the game of `moves` from the start, its players named `first` "
+      "and `second`, as one line of JSON (tools/records/course_recording.h, the one writer); "
+      "ValueError naming the first bad move.");
   m.def(
       "cell_centre",
       [](int row, int col) {

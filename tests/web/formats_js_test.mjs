@@ -5,18 +5,22 @@
 // naming the state). The C++ and Python readers read the same files (tests/analysis_test.cc,
 // tests/records_test.cc, tests/python/test_course.py, tests/python/test_records.py).
 //
-//   node tests/web/formats_js_test.mjs SITE_DIR
+// The course recordings the page writes (the rules module's writer) read back whole.
+//
+//   node tests/web/formats_js_test.mjs SITE_DIR REFERENCE_GAMES_JSONL
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { FormatError, readCourseRecording, readGames } from '../../web/js/formats.js';
+import {
+  FormatError, courseRecording, readCourseRecording, readGames,
+} from '../../web/js/formats.js';
 import { Rules } from '../../web/js/rules.js';
 
-const [site] = process.argv.slice(2);
-if (!site) {
-  process.stderr.write('usage: node formats_js_test.mjs SITE_DIR\n');
+const [site, reference] = process.argv.slice(2);
+if (!site || !reference) {
+  process.stderr.write('usage: node formats_js_test.mjs SITE_DIR REFERENCE_GAMES_JSONL\n');
   process.exit(2);
 }
 const data = join(dirname(fileURLToPath(import.meta.url)), '..', 'data');
@@ -47,14 +51,8 @@ const rules = new Rules(await factory({ wasmBinary: readFileSync(script.replace(
 const { recordings } = JSON.parse(readFileSync(join(data, 'recordings.json'), 'utf8'));
 for (const expected of recordings) {
   const name = expected.file;
-  let states;
-  try {
-    states = JSON.parse(readFileSync(join(data, 'recordings', name), 'utf8'));
-  } catch (error) {
-    check(false, `${name}: not JSON (${error.message})`);
-    continue;
-  }
-  const { game, refusal } = attempt(() => readCourseRecording(states, rules));
+  const text = readFileSync(join(data, 'recordings', name), 'utf8');
+  const { game, refusal } = attempt(() => readCourseRecording(text, rules));
   if (expected.moves) {
     check(game !== null, `${name}: refused (${refusal}), but the others read it`);
     if (game === null) continue;
@@ -69,6 +67,28 @@ for (const expected of recordings) {
   }
 }
 check(recordings.length >= 8, `only ${recordings.length} recordings`);
+
+// The recording the page saves (the rules module's writer, Python's too) reads back whole:
+// the reference games, the names with characters JSON escapes and beyond ASCII.
+const games = readFileSync(reference, 'utf8').trim().split('\n').slice(0, 4)
+  .map((line) => JSON.parse(line).moves);
+for (const [k, moves] of games.entries()) {
+  const names = ['élan', 'b "2"'];
+  const { game, refusal } = attempt(() => readCourseRecording(
+    courseRecording(moves, rules, names), rules));
+  check(game !== null, `reference game ${k}: its recording refused (${refusal})`);
+  if (game === null) continue;
+  check(same(game.moves, moves), `reference game ${k}: moves read back ${game.moves.join(' ')}`);
+  check(same(game.names, names), `reference game ${k}: names read back ${game.names}`);
+}
+check(games.length === 4, `only ${games.length} reference games`);
+let written = null;
+try {
+  written = courseRecording(['RC14', 'RC14'], rules);
+} catch (error) {
+  check(error.message.startsWith('move 2 of 2: '), `an illegal move's error: ${error.message}`);
+}
+check(written === null, 'a recording written with an illegal move');
 
 const { records } = JSON.parse(readFileSync(join(data, 'records.json'), 'utf8'));
 for (const expected of records) {

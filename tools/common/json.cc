@@ -27,18 +27,48 @@ absl::Status Missing(absl::string_view key) {
 
 std::string Quoted(absl::string_view key) { return absl::StrCat("'", key, "'"); }
 
+// Listens to a parse only for its error: what nlohmann would have thrown, kept instead, so
+// that no exception is needed (the WebAssembly rules module is built without them). Only
+// the public SAX interface: nlohmann's own document builder is not part of its API.
+class ParseErrorOf final : public nlohmann::json_sax<Json> {
+ public:
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+
+  bool parse_error(std::size_t byte, const std::string&, const Json::exception& error) override {
+    // Parse errors (ids 1xx) say where; others (406: a number beyond a double) do not.
+    status_ = error.id < 200
+                  ? absl::InvalidArgumentError(
+                        absl::StrCat("JSON at byte ", byte, ": ", Untagged(error.what())))
+                  : absl::InvalidArgumentError(absl::StrCat("JSON: ", Untagged(error.what())));
+    return false;
+  }
+
+  const absl::Status& status() const { return status_; }
+
+ private:
+  absl::Status status_ = absl::InvalidArgumentError("JSON: not a document");
+};
+
 }  // namespace
 
 absl::StatusOr<Json> ParseJson(absl::string_view text) {
-  try {
-    return Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& error) {
-    // "JSON at byte 5: parse error at line 1, column 5: syntax error while parsing ...".
-    return absl::InvalidArgumentError(
-        absl::StrCat("JSON at byte ", error.byte, ": ", Untagged(error.what())));
-  } catch (const Json::exception& error) {  // e.g. out_of_range: a number beyond a double
-    return absl::InvalidArgumentError(absl::StrCat("JSON: ", Untagged(error.what())));
-  }
+  Json json = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (!json.is_discarded()) return json;
+  // Parsed again only to say why: a valid document, the common case, is parsed once.
+  ParseErrorOf error;
+  Json::sax_parse(text.begin(), text.end(), &error);
+  return error.status();
 }
 
 std::string DumpJson(const Json& json) {

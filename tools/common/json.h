@@ -1,7 +1,8 @@
 // JSON through nlohmann::ordered_json (objects keep their members in insertion or document
-// order), with the library's exceptions kept inside this adapter: a malformed document, or
-// a member that is missing or of the wrong type, comes back as an absl::Status that names
-// it, and printing never throws.
+// order), with none of the library's exceptions let out: a malformed document, or a member
+// that is missing or of the wrong type, comes back as an absl::Status that names it, and
+// parsing and printing throw nothing, so they work where exceptions are off (the WebAssembly
+// rules module).
 //
 // nlohmann throws on a type mismatch (get<T>(), at(), get_ref()); code outside this adapter
 // reads values through the getters below, or checks a value's type before using it.

@@ -1,5 +1,6 @@
 #include "tools/records/course_recording.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -10,7 +11,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "engine/board.h"
 #include "engine/position.h"
+#include "engine/position_string.h"
 #include "tools/common/json.h"
 
 namespace divercite {
@@ -49,7 +52,74 @@ std::string ScoresText(const std::array<std::optional<std::int64_t>, 2>& scores)
   return absl::StrCat("(", text(scores[0]), ", ", text(scores[1]), ")");
 }
 
+constexpr std::array<int, 2> kRecordingIds = {1, 2};
+constexpr std::array<char, 2> kPieceTypes = {'W', 'B'};  // the course's players, first then second
+
+// One state of a recording, as GameStateDivercite.to_json writes it (members in its order).
+Json StateOf(const Position& position, const Json& players, int step) {
+  const auto by_id = [](const auto& value_of) {
+    Json object = Json::object();
+    for (int p = 0; p < 2; ++p) object[absl::StrCat(kRecordingIds[p])] = value_of(p);
+    return object;
+  };
+  const auto player = [](int p) { return static_cast<Player>(p); };
+  std::vector<std::pair<std::pair<int, int>, std::string>> board;  // sorted by (row, col)
+  for (int cell = 0; cell < kNumCells; ++cell) {
+    const std::optional<Piece> piece = position.PieceAt(cell);
+    if (!piece) continue;
+    const char kind = KindOfCell(cell) == Kind::kCity ? 'C' : 'R';
+    board.push_back({{CellRow(cell), CellColumn(cell)},
+                     {ColourLetter(piece->colour), kind, kPieceTypes[Index(piece->owner)]}});
+  }
+  std::sort(board.begin(), board.end());
+  Json env = Json::object();
+  for (const auto& [grid, type] : board) {
+    const int owner = type[2] == 'W' ? 0 : 1;
+    env[absl::StrCat("(", grid.first, ", ", grid.second, ")")] = {
+        {"piece_type", type}, {"owner_id", kRecordingIds[owner]}};
+  }
+  Json state = Json::object();
+  state["scores"] = by_id([&](int p) { return position.Score(player(p)); });
+  state["next_player"] = players[Index(position.SideToMove())];
+  state["players"] = players;
+  state["rep"] = {{"env", std::move(env)}, {"dim", {kGridSize, kGridSize}}};
+  state["max_step"] = kTotalPlies;
+  state["step"] = step;
+  state["players_pieces_left"] = by_id([&](int p) {
+    Json left = Json::object();
+    for (int c = 0; c < kNumColours; ++c) {
+      const Colour colour = static_cast<Colour>(c);
+      for (const Kind kind : {Kind::kCity, Kind::kResource}) {
+        left[{ColourLetter(colour), kind == Kind::kCity ? 'C' : 'R'}] =
+            position.PiecesLeft(player(p), kind, colour);
+      }
+    }
+    return left;
+  });
+  return state;
+}
+
 }  // namespace
+
+absl::StatusOr<std::string> WriteCourseRecording(absl::Span<const absl::string_view> moves,
+                                                 const std::array<std::string, 2>& names) {
+  absl::StatusOr<Position> last = PlayMoveTexts(Position::Start(), moves);
+  if (!last.ok()) return last.status();
+  Json players = Json::array();
+  for (int p = 0; p < 2; ++p) {
+    players.push_back({{"name", names[p]},
+                       {"id", kRecordingIds[p]},
+                       {"piece_type", std::string(1, kPieceTypes[p])}});
+  }
+  Json states = Json::array();
+  Position position = Position::Start();
+  states.push_back(StateOf(position, players, 0));
+  for (size_t k = 0; k < moves.size(); ++k) {
+    position.Play(*ParseMove(moves[k]));
+    states.push_back(StateOf(position, players, static_cast<int>(k + 1)));
+  }
+  return DumpJson(states);
+}
 
 absl::StatusOr<CourseRecording> ReadCourseRecording(absl::string_view json_text) {
   absl::StatusOr<Json> json = ParseJson(json_text);

@@ -12,13 +12,12 @@
 #include "engine/movegen.h"
 #include "engine/position.h"
 #include "engine/position_string.h"
-#include "nlohmann/json.hpp"
 #include "tools/board_svg/board_svg.h"
+#include "tools/common/json.h"
+#include "tools/records/course_recording.h"
 
 namespace divercite {
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 absl::StatusOr<Position> ParseStart(absl::string_view start) {
   if (start == "startpos") return Position::Start();
@@ -123,9 +122,28 @@ Json State(absl::string_view start_text, absl::string_view moves_text) {
           {"moves", std::move(normalised)}};
 }
 
-// Invalid UTF-8 in the input comes back replaced, not as an exception (exceptions are off).
-std::string Text(const Json& json) {
-  return json.dump(-1, ' ', false, Json::error_handler_t::replace);
+Json CourseGame(absl::string_view recording) {
+  const absl::StatusOr<CourseRecording> game = ReadCourseRecording(recording);
+  if (!game.ok()) return {{"ok", false}, {"error", std::string(game.status().message())}};
+  Json moves = Json::array();
+  for (const Move move : game->moves) moves.push_back(MoveToString(move));
+  return {{"ok", true},
+          {"names", {game->p1, game->p2}},
+          {"moves", std::move(moves)},
+          {"scores", game->scores}};
+}
+
+std::string CourseRecordingAnswer(absl::string_view moves_text, const char* first,
+                                  const char* second) {
+  const std::vector<absl::string_view> moves =
+      absl::StrSplit(moves_text, absl::ByAnyChar(" \t\r\n"), absl::SkipEmpty());
+  const absl::StatusOr<std::string> recording =
+      WriteCourseRecording(moves, {first ? first : "first", second ? second : "second"});
+  if (!recording.ok()) {
+    return DumpJson({{"ok", false}, {"error", std::string(recording.status().message())}});
+  }
+  // The recording is JSON already: spliced in, not parsed again.
+  return absl::StrCat(R"({"ok":true,"recording":)", *recording, "}");
 }
 
 }  // namespace
@@ -135,7 +153,7 @@ extern "C" {
 
 EMSCRIPTEN_KEEPALIVE const char* divercite_state(const char* start, const char* moves) {
   static std::string answer;
-  answer = divercite::Text(divercite::State(start ? start : "", moves ? moves : ""));
+  answer = divercite::DumpJson(divercite::State(start ? start : "", moves ? moves : ""));
   return answer.c_str();
 }
 
@@ -153,6 +171,20 @@ EMSCRIPTEN_KEEPALIVE const char* divercite_move_reason(const char* fen, const ch
 EMSCRIPTEN_KEEPALIVE const char* divercite_board_skeleton() {
   static const std::string skeleton = divercite::BoardSkeletonSvg();
   return skeleton.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* divercite_read_course_recording(const char* recording) {
+  static std::string answer;
+  answer = divercite::DumpJson(divercite::CourseGame(recording ? recording : ""));
+  return answer.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* divercite_write_course_recording(const char* moves,
+                                                                  const char* first,
+                                                                  const char* second) {
+  static std::string answer;
+  answer = divercite::CourseRecordingAnswer(moves ? moves : "", first, second);
+  return answer.c_str();
 }
 
 }  // extern "C"

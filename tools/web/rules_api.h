@@ -37,6 +37,20 @@ const char* divercite_move_reason(const char* fen, const char* move);
 // mounts it and places each position's pieces on it, so the page's board is the one drawing.
 const char* divercite_board_skeleton();
 
+// The game of a course recording's JSON text (tools/records/course_recording.h, the reader
+// divercite-analyze and Python use):
+//   {"ok":true, "names":[first, second], "moves":["RC14", ...],
+//    "scores":[[first, second], ...] (every state's, the initial one's included)}
+// or {"ok":false, "error":"state K: <what is wrong>"} (or the JSON's own error).
+const char* divercite_read_course_recording(const char* recording);
+
+// The course recording of the game of `moves` (move texts separated by spaces) from the
+// start, the players named `first` and `second` (the writer Python uses):
+//   {"ok":true, "recording":[<the states>]}
+// or {"ok":false, "error":"move K of N: <the rules' reason>"}.
+const char* divercite_write_course_recording(const char* moves, const char* first,
+                                             const char* second);
+
 }  // extern "C"
 
 #endif  // DIVERCITE_TOOLS_WEB_RULES_API_H_

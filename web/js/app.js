@@ -319,7 +319,7 @@ export class App {
       }
       const names = SIDES.map((side, k) => this.game.names[k] ??
         (this.human[side] ? 'you' : this.engineName()));
-      return JSON.stringify(courseRecording(moves, this.rules, names));
+      return courseRecording(moves, this.rules, names);
     }
     throw new Error(`unknown format '${format}' (moves, fen, recording)`);
   }

@@ -6,9 +6,6 @@
 
 const MOVE = /^[RGBY][CR][0-8][0-8]$/;
 const POSITION = /^[0-9RGBYrgby]+(\/[0-9RGBYrgby]+){8} [wb]$/;
-const COLOURS = ['R', 'G', 'B', 'Y'];
-const RECORDING_IDS = [1, 2];
-const PIECE_TYPES = ['W', 'B'];
 
 export class FormatError extends Error {}
 
@@ -21,7 +18,7 @@ export function readGames(text, rules) {
   if (!trimmed) throw new FormatError('nothing to load: the text is empty');
   let games;
   if (trimmed.startsWith('[')) {
-    games = [readCourseRecording(parseJson(trimmed, 'a course recording'), rules)];
+    games = [readCourseRecording(trimmed, rules)];
   } else if (trimmed.startsWith('{')) {
     games = trimmed.split('\n').map((line, k) => [line.trim(), k + 1])
       .filter(([line]) => line)
@@ -106,69 +103,16 @@ function readRecordLine(record, number) {
   return game;
 }
 
-// The course's recording: its states from the empty board, one piece more each; the moves
-// read from the boards' differences, each state's scores checked against the rules.
-export function readCourseRecording(states, rules) {
-  if (!Array.isArray(states) || !states.length) {
-    throw new FormatError('a course recording is a non-empty JSON array of game states');
+// The course's recording (its states from the empty board, one piece more each), read by the
+// rules module's reader: every state's scores checked against the rules.
+export function readCourseRecording(text, rules) {
+  let game;
+  try {
+    game = rules.readCourseRecording(text);
+  } catch (error) {
+    throw new FormatError(`a course recording: ${error.message}`);
   }
-  const players = states[0]?.players ?? [];
-  const sideOfId = {};
-  const names = ['first', 'second'];
-  for (const player of players) {
-    const side = PIECE_TYPES.indexOf(player?.piece_type);
-    if (side >= 0) {
-      sideOfId[String(player.id)] = side;
-      names[side] = String(player.name ?? names[side]);
-    }
-  }
-  if (Object.values(sideOfId).sort().join() !== '0,1') {
-    throw new FormatError('state 0: expected two players with ids and piece types W and B');
-  }
-  const moves = [];
-  let board = {};
-  states.forEach((state, k) => {
-    const env = state?.rep?.env;
-    if (typeof env !== 'object' || env === null) {
-      throw new FormatError(`state ${k}: no board ('rep' with 'env')`);
-    }
-    const now = {};
-    for (const [key, piece] of Object.entries(env)) {
-      // The course reads its keys with eval(): "(1,4)" is "(1, 4)".
-      const cell = key.match(/^\(\s*(\d)\s*,\s*(\d)\s*\)$/);
-      if (!cell) throw new FormatError(`state ${k}: board key '${key}' is not '(row, col)'`);
-      now[cell[1] + cell[2]] = String(piece?.piece_type ?? '');
-    }
-    const added = Object.keys(now).filter((cell) => !(cell in board));
-    if (Object.entries(board).some(([cell, piece]) => now[cell] !== piece)) {
-      throw new FormatError(`state ${k}: a piece changed or disappeared`);
-    }
-    if (added.length !== (k === 0 ? 0 : 1)) {
-      throw new FormatError(`state ${k}: ${added.length} pieces appeared, expected ` +
-        `${k === 0 ? 0 : 1}`);
-    }
-    for (const cell of added) moves.push(now[cell].slice(0, 2) + cell);
-    board = now;
-    let position;
-    try {
-      position = rules.state('startpos', moves);
-    } catch (error) {
-      throw new FormatError(`state ${k}: ${error.message}`);
-    }
-    if (added.length && now[added[0]][2] !== PIECE_TYPES[position.side === 'first' ? 1 : 0]) {
-      throw new FormatError(`state ${k}: ${moves[moves.length - 1]} played by the player ` +
-        'not to move');
-    }
-    const recorded = [null, null];
-    for (const [id, value] of Object.entries(state.scores ?? {})) {
-      if (id in sideOfId) recorded[sideOfId[id]] = value;
-    }
-    if (recorded[0] !== position.scores[0] || recorded[1] !== position.scores[1]) {
-      throw new FormatError(`state ${k}: the recording's scores ${JSON.stringify(recorded)}, ` +
-        `the rules' ${JSON.stringify(position.scores)}`);
-    }
-  });
-  return { start: 'startpos', moves, names, label: 'a course recording' };
+  return { start: 'startpos', moves: game.moves, names: game.names, label: 'a course recording' };
 }
 
 function check(game, rules) {
@@ -182,34 +126,8 @@ function check(game, rules) {
 // The moves as text, one space between.
 export const moveListText = (moves) => moves.join(' ');
 
-// The course recording of a game from the empty board (the states its master records):
-// the course's GUI replays it with "Load JSON".
+// The course recording of a game from the empty board (the states its master records), as
+// text: the course's GUI replays it with "Load JSON".
 export function courseRecording(moves, rules, names = ['first', 'second']) {
-  const players = [0, 1].map((p) => ({
-    name: names[p], id: RECORDING_IDS[p], piece_type: PIECE_TYPES[p],
-  }));
-  const states = [];
-  for (let k = 0; k <= moves.length; k += 1) {
-    const state = rules.state('startpos', moves.slice(0, k));
-    const env = {};
-    const placed = moves.slice(0, k).map((move, ply) => [move, ply % 2])
-      .sort((a, b) => a[0].slice(2).localeCompare(b[0].slice(2)));
-    for (const [move, side] of placed) {
-      env[`(${move[2]}, ${move[3]})`] = {
-        piece_type: move.slice(0, 2) + PIECE_TYPES[side], owner_id: RECORDING_IDS[side],
-      };
-    }
-    const left = (side) => Object.fromEntries(COLOURS.flatMap((c) => [
-      [`${c}C`, state.supply[side].city[c]], [`${c}R`, state.supply[side].resource[c]]]));
-    states.push({
-      scores: { 1: state.scores[0], 2: state.scores[1] },
-      next_player: players[state.side === 'first' ? 0 : 1],
-      players,
-      rep: { env, dim: [9, 9] },
-      max_step: 40,
-      step: k,
-      players_pieces_left: { 1: left('first'), 2: left('second') },
-    });
-  }
-  return states;
+  return JSON.stringify(rules.courseRecording(moves, names));
 }

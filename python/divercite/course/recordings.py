@@ -1,9 +1,9 @@
 """Course recordings: the `__REC__*.json` files of `main_divercite.py -r`, read and written.
 
-`read_recording(path)` reads one, checking every state against the rules (by the C++ reader,
-tools/records/course_recording.h, which divercite-analyze reads them with too);
-`write_recording(moves, path)` writes any game in that format, which the course's GUI replays
-with its "Load JSON" button and the course's `GameStateDivercite.from_json` reads back.
+`read_recording(path)` reads one, checking every state against the rules; `write_recording(moves,
+path)` writes any game in that format, which the course's GUI replays with its "Load JSON"
+button and the course's `GameStateDivercite.from_json` reads back. Both are the C++ reader and
+writer (tools/records/course_recording.h) that divercite-analyze and the app use too.
 """
 
 from __future__ import annotations
@@ -13,14 +13,13 @@ from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple
 
 from .. import notation
-from .._core import Position, read_course_recording
-from .states import PIECE_TYPES, CourseError
+from .._core import Position, read_course_recording, write_course_recording
+from .states import CourseError
 
 # What write_recording's players are called, and their ids (the course's GUI starts with
-# these ids before a file is loaded).
+# these ids before a file is loaded; the C++ writer gives them).
 DEFAULT_NAMES = notation.PLAYER_NAMES
 RECORDING_IDS = (1, 2)
-GRID = [notation.GRID, notation.GRID]
 
 
 @dataclass
@@ -65,34 +64,20 @@ def _game_of_text(text: str) -> CourseGame:
 
 def recording_states(moves: Sequence[str], names: Sequence[str] = DEFAULT_NAMES) -> List[dict]:
     """The states of a game from the start as the course's master sends them to its listeners
-    (and its recorder writes them): the start and the state after each move."""
-    players = [{"name": names[p], "id": RECORDING_IDS[p], "piece_type": PIECE_TYPES[p]}
-               for p in (0, 1)]
-    position = Position()
-    states = []
-    for k in range(len(moves) + 1):
-        if k:
-            position.play(moves[k - 1])
-        left = position.pieces_left()
-        states.append({
-            "scores": {str(RECORDING_IDS[p]): position.scores[p] for p in (0, 1)},
-            "next_player": players[0 if position.side_to_move == "w" else 1],
-            "players": players,
-            "rep": {"env": {str(cell): {"piece_type": piece,
-                                        "owner_id": RECORDING_IDS[PIECE_TYPES.index(piece[2])]}
-                            for cell, piece in sorted(position.board().items())},
-                    "dim": list(GRID)},
-            "max_step": notation.PLIES,
-            "step": k,
-            "players_pieces_left": {str(RECORDING_IDS[p]): left["wb"[p]] for p in (0, 1)},
-        })
-    return states
+    (and its recorder writes them): the start and the state after each move. ValueError if a
+    move is malformed or illegal."""
+    return json.loads(_recording_text(moves, names))
 
 
 def write_recording(moves: Sequence[str], path, names: Sequence[str] = DEFAULT_NAMES) -> None:
     """Writes the game of `moves` from the start as a course recording (a JSON array of its
     states), which the course's GUI replays ("Load JSON") and `read_recording` reads.
     ValueError if a move is illegal (nothing is written)."""
-    states = recording_states(moves, names)
-    with open(path, "w") as file:
-        json.dump(states, file)
+    text = _recording_text(moves, names)
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(text)
+
+
+def _recording_text(moves: Sequence[str], names: Sequence[str]) -> str:
+    first, second = names
+    return write_course_recording(list(moves), first, second)
