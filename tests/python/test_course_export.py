@@ -43,10 +43,11 @@ def export(*args, stdin=None):
                           capture_output=True, text=True, timeout=60, stdin=stdin)
 
 
-def test_the_former_name_still_answers():
+def test_the_former_name_still_answers_and_names_the_new_one():
     done = subprocess.run([sys.executable, "-m", "divercite.course_export", "--help"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "--unfinished" in done.stdout, done.stderr
+    assert "former name of divercite.course.export" in done.stderr, done.stderr
 
 
 def scores_of(state):
