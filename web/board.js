@@ -12,9 +12,13 @@
 //   const board = DiverciteBoard.mount(container, skeletonSvgText);
 //   board.show('1/3/5/7/9/7/5/3/1 w', {
 //     lastMove: 'RC14',                       // outlined (class last-move); null: none
-//     arrows: [{move: 'GR13', mover: 'second', kind: 'best'}],   // class "arrow best|alt";
-//                                             // mover: 'first'|'second', the side to move if
-//                                             // left out; drawn from that player's side
+//     arrows: [{move: 'GR13', mover: 'second', kind: 'best', rank: 1}],
+//                                             // class "arrow best|alt"; mover: 'first'|
+//                                             // 'second', the side to move if left out; drawn
+//                                             // from that player's side; rank (optional): the
+//                                             // line's number, shown at the arrow's end (an
+//                                             // element of class arrow-head), rank 1 drawn
+//                                             // last, on top. Arrows onto one cell end apart.
 //     legal: ['RC14', '23'],                  // cells (or moves onto them) given class legal
 //     selected: '14',                         // a cell (or a move) given class selected
 //     scores: [3, 2]});                       // for the picture's title; optional
@@ -122,6 +126,7 @@ class Board {
     this.arrowStart = {first: point(svg.dataset.arrowFirst),
                        second: point(svg.dataset.arrowSecond)};
     this.arrowStop = Number(svg.dataset.arrowStop);
+    this.arrowSpread = Number(svg.dataset.arrowSpread ?? 0);
     this.placed = [];
     this.flipped = false;
     this.position = null;
@@ -149,8 +154,9 @@ class Board {
     return element;
   }
 
-  // An arrow from the mover's side onto the move's cell, ending where BoardArrowSvg's ends.
-  arrow({move, mover, kind = 'best'}, side) {
+  // An arrow from the mover's side onto the move's cell, ending where BoardArrowSvg's ends;
+  // `spread` moves its end across its direction (arrows sharing a cell), by that many units.
+  arrow({move, mover, kind = 'best'}, side, spread = 0) {
     const {colour, cell} = parseMove(move);
     const start = this.arrowStart[mover || side];
     if (!start) throw new Error(`board: an arrow's mover is 'first' or 'second', not '${mover}'`);
@@ -162,16 +168,58 @@ class Board {
     const polygon = this.cell(cell);
     group.querySelector('polygon').setAttribute(
         'transform', `translate(${polygon.dataset.x},${polygon.dataset.y})`);
-    const to = {x: Number(polygon.dataset.x), y: Number(polygon.dataset.y)};
-    let length = Math.hypot(to.x - start.x, to.y - start.y);
+    const centre = {x: Number(polygon.dataset.x), y: Number(polygon.dataset.y)};
+    let length = Math.hypot(centre.x - start.x, centre.y - start.y);
     if (length === 0) length = 1;
+    const to = {x: centre.x - (centre.y - start.y) / length * spread,
+                y: centre.y + (centre.x - start.x) / length * spread};
+    length = Math.hypot(to.x - start.x, to.y - start.y) || 1;
     const stop = Math.max(0, length - this.arrowStop) / length;
+    const end = {x: (start.x + (to.x - start.x) * stop).toFixed(1),
+                 y: (start.y + (to.y - start.y) * stop).toFixed(1)};
     const line = group.querySelector('line');
     line.setAttribute('x1', start.x.toFixed(1));
     line.setAttribute('y1', start.y.toFixed(1));
-    line.setAttribute('x2', (start.x + (to.x - start.x) * stop).toFixed(1));
-    line.setAttribute('y2', (start.y + (to.y - start.y) * stop).toFixed(1));
-    return group;
+    line.setAttribute('x2', end.x);
+    line.setAttribute('y2', end.y);
+    return {group, end};
+  }
+
+  // The numbered disc of a ranked arrow, at its end.
+  arrowHead(move, rank, end) {
+    const head = this.marks.get('arrow-head').cloneNode(true);
+    head.removeAttribute('data-mark');
+    head.setAttribute('class', 'arrow-head');
+    head.setAttribute('data-move', move);
+    head.setAttribute('data-rank', rank);
+    head.setAttribute('transform', `translate(${end.x},${end.y})`);
+    head.querySelector('text').textContent = String(rank);
+    return head;
+  }
+
+  // The arrows' elements: the lowest ranked first, so that the best lies on top, the
+  // numbered ends above every line; arrows onto one cell spread apart.
+  arrowElements(arrows, side) {
+    const ordered = arrows.map((arrow, k) => [arrow, k])
+        .sort(([a, i], [b, j]) => (b.rank ?? 0) - (a.rank ?? 0) || i - j).map(([a]) => a);
+    const onCell = new Map();
+    for (const arrow of ordered) {
+      const {cell} = parseMove(arrow.move);
+      onCell.set(cell, (onCell.get(cell) ?? 0) + 1);
+    }
+    const seen = new Map();
+    const lines = [];
+    const heads = [];
+    for (const arrow of ordered) {
+      const {cell} = parseMove(arrow.move);
+      const k = seen.get(cell) ?? 0;
+      seen.set(cell, k + 1);
+      const spread = (k - (onCell.get(cell) - 1) / 2) * this.arrowSpread;
+      const {group, end} = this.arrow(arrow, side, spread);
+      lines.push(group);
+      if (arrow.rank !== undefined) heads.push(this.arrowHead(arrow.move, arrow.rank, end));
+    }
+    return [...lines, ...heads];
   }
 
   show(text, {lastMove = null, arrows = [], legal = [], selected = null, scores = null} = {}) {
@@ -189,7 +237,7 @@ class Board {
       mark.setAttribute('data-move', lastMove);
       elements.push(mark);
     }
-    for (const arrow of arrows) elements.push(this.arrow(arrow, position.side));
+    elements.push(...this.arrowElements(arrows, position.side));
     const legalCells = new Set(legal.map(cellOf));
     const selectedCell = selected ? cellOf(selected) : null;
     // Nothing changes before every part is known good: a bad argument leaves the board.

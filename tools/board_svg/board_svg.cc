@@ -25,6 +25,11 @@ constexpr double kCentre = kBoardSvgCanvas / 2;
 // the centre of its cell.
 constexpr double kArrowInset = 14.0;
 constexpr double kArrowStop = kCell * 0.55;
+// Arrows onto one cell (several lines' moves there) end this far apart, across their
+// direction, and each line's rank is a numbered disc of this radius at its end: every line's
+// arrow stays visible.
+constexpr double kArrowSpread = kCell * 0.42;
+constexpr double kArrowHeadRadius = kCell * 0.2;
 
 // The colours of the course's piece pictures (GUI/assets/*.png), and of its owners' tiles.
 constexpr absl::string_view kColours[kNumColours] = {"#cb284d", "#05a784", "#2ca6db", "#f0c933"};
@@ -150,10 +155,20 @@ std::string Templates() {
     absl::StrAppend(&defs, "\n<g data-arrow=\"", std::string(1, ColourLetter(colour)), "\">",
                     ArrowLook(colour, "", ""), "</g>");
   }
+  // A line's rank at its arrow's end (board.js writes the number into the text).
+  absl::StrAppend(&defs, "\n<g data-mark=\"arrow-head\"><circle r=\"", Number(kArrowHeadRadius),
+                  "\" fill=\"#ffffff\" stroke=\"", kOwners[1],
+                  "\" stroke-width=\"2\"/><text text-anchor=\"middle\" dy=\"0.35em\" "
+                  "font-family=\"sans-serif\" font-weight=\"bold\" font-size=\"",
+                  Number(kArrowHeadRadius * 1.3), "\" fill=\"", kOwners[1], "\"></text></g>");
+  // The alternatives' arrows thinner and fainter than the best line's (the template's).
   absl::StrAppend(&defs, "\n<style>.divercite-board .cell.legal { stroke: ", kLegalColour,
                   "; stroke-width: 4; cursor: pointer; } .divercite-board .cell.selected { "
                   "stroke: ",
-                  kMarkColour, "; stroke-width: 5; }</style>\n");
+                  kMarkColour,
+                  "; stroke-width: 5; } .divercite-board .arrow.alt line { stroke-width: 4; "
+                  "opacity: 0.6; } .divercite-board .arrow.alt polygon { stroke-width: 2; "
+                  "}</style>\n");
   return defs;
 }
 
@@ -167,7 +182,8 @@ std::string Head(absl::string_view title, int size, bool templates) {
                    "\"", dimensions, " class=\"divercite-board\" data-arrow-first=\"",
                    Pair(ArrowStart(Player::kFirst)), "\" data-arrow-second=\"",
                    Pair(ArrowStart(Player::kSecond)), "\" data-arrow-stop=\"",
-                   absl::StrFormat("%.17g", kArrowStop), "\">\n<title>", title,
+                   absl::StrFormat("%.17g", kArrowStop), "\" data-arrow-spread=\"",
+                   absl::StrFormat("%.17g", kArrowSpread), "\">\n<title>", title,
                    "</title>\n"
                    "<defs><marker id=\"arrowhead\" viewBox=\"0 0 10 10\" refX=\"5\" refY=\"5\" "
                    "markerWidth=\"3\" markerHeight=\"3\" orient=\"auto-start-reverse\">"
