@@ -16,7 +16,7 @@ esbuild=web/node_modules/.bin/esbuild
 mkdir -p "$out"
 for entry in review_page arena_replay; do
   "$esbuild" "web/js/$entry.js" --bundle --format=esm --target=es2022 --charset=utf8 \
-    --minify-whitespace --minify-syntax --legal-comments=none --log-level=warning \
+    --minify --legal-comments=none --log-level=warning \
     --banner:js="// Made by scripts/bundle-pages.sh from web/js/$entry.js and the modules it imports: do not edit." \
     --outfile="$out/$entry.js"
 done

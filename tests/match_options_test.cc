@@ -355,6 +355,31 @@ TEST(AnalyzeOptionsTest, ARefusedOptionStopsTheAnalysis) {
   EXPECT_TRUE(absl::StrContains(run.out, "RC14")) << run.out;
 }
 
+// --app, the web app the review pages link to: for --html only, and an address a reader
+// follows (http, https, or relative), nothing else.
+TEST(AnalyzeOptionsTest, TheAppsAddressIsForReviewPagesAndTheWeb) {
+  const std::vector<std::string> game = {"--moves=RC14 GR04", "--solve-plies=0", "--depth=1"};
+  std::vector<std::string> args = game;
+  args.push_back("--app=https://example.org/divercite/index.html");
+  ToolRun run = RunTool(DIVERCITE_ANALYZE_BINARY, args);
+  EXPECT_EQ(run.exit_status, 2) << run.err;
+  EXPECT_TRUE(absl::StrContains(run.err, "--app is for the pages of --html")) << run.err;
+  const std::string page = TestFile("app-link.html");
+  args = game;
+  args.insert(args.end(), {"--html=" + page, "--app=javascript:alert(1)"});
+  run = RunTool(DIVERCITE_ANALYZE_BINARY, args);
+  EXPECT_EQ(run.exit_status, 2) << run.err;
+  EXPECT_TRUE(absl::StrContains(run.err, "neither http(s):// nor a relative address")) << run.err;
+  for (const std::string app : {"https://example.org/divercite/", "../site/index.html"}) {
+    args = game;
+    args.insert(args.end(), {"--html=" + page, "--app=" + app});
+    run = RunTool(DIVERCITE_ANALYZE_BINARY, args);
+    EXPECT_EQ(run.exit_status, 0) << run.err;
+    EXPECT_TRUE(absl::StrContains(ReadFile(page), "\"app\":\"" + app + "\"")) << app;
+  }
+  std::filesystem::remove(page);
+}
+
 // Where the documentation sets an option: `option.X=V` (divercite-match), `--option=X=V`
 // (divercite-analyze), `setoption name X value V` (the protocol). X and NAME stand for any.
 struct Mention {

@@ -119,6 +119,10 @@ TEST(ReviewPageTest, PliesCountFromTheStart) {
   EXPECT_EQ(review["positions"][0], "g/yR1/1B3/7/9/7/5/3/1 w");
   EXPECT_EQ(review["positions"][2], "g/yR1/1B3/1gR4/9/7/5/3/1 w");
   EXPECT_EQ(ReviewJson(MadeAnalysis({0, 0, 0, 0, 0, 0}))["review"]["first_ply"], 0);
+  // The app the page links to (--app), or none.
+  EXPECT_TRUE(review["app"].is_null());
+  EXPECT_EQ(ReviewJson(analysis, "https://example.org/divercite/")["review"]["app"],
+            "https://example.org/divercite/");
 }
 
 TEST(ReviewPageTest, NoTextEndsTheScriptElement) {

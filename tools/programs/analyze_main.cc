@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "tools/analysis/game_analysis.h"
@@ -58,6 +59,9 @@ ABSL_FLAG(std::string, html, "",
           "Write a review page (one self-contained HTML file) of the game into this file; with "
           "--records and no --game, this is a folder (created if missing) that gets "
           "game-<N>.html per game and index.html linking them");
+ABSL_FLAG(std::string, app, "",
+          "With --html: the web app's address (its index.html, served); each page's "
+          "\"Play from here\" opens the game there at the ply shown");
 
 namespace {
 
@@ -147,6 +151,15 @@ int main(int argc, char** argv) {
 
   settings.multipv = absl::GetFlag(FLAGS_multipv);
   if (settings.multipv < 1) return Fail("--multipv must be at least 1");
+  if (const std::string app = absl::GetFlag(FLAGS_app); !app.empty()) {
+    if (absl::GetFlag(FLAGS_html).empty()) return Fail("--app is for the pages of --html");
+    // A link a reader follows: the web's own schemes, or an address relative to the page.
+    const size_t colon = app.find(':');
+    const bool relative = colon == std::string::npos || app.find('/') < colon;
+    if (!relative && !absl::StartsWith(app, "http://") && !absl::StartsWith(app, "https://")) {
+      return Fail(absl::StrCat("--app '", app, "' is neither http(s):// nor a relative address"));
+    }
+  }
 
   absl::StatusOr<std::vector<divercite::GameToAnalyze>> games;
   if (!records.empty()) {
@@ -198,7 +211,8 @@ int main(int argc, char** argv) {
   const std::string plot = absl::GetFlag(FLAGS_plot);
   std::optional<divercite::ReviewPageWriter> pages;
   if (const std::string html = absl::GetFlag(FLAGS_html); !html.empty()) {
-    pages.emplace(html, !records.empty() && absl::GetFlag(FLAGS_game) < 0);
+    pages.emplace(html, !records.empty() && absl::GetFlag(FLAGS_game) < 0,
+                  absl::GetFlag(FLAGS_app));
     if (absl::Status prepared = pages->Prepare(); !prepared.ok()) {
       std::fprintf(stderr, "%s: %s\n", kTool.data(), std::string(prepared.message()).c_str());
       return 1;

@@ -101,7 +101,7 @@ std::optional<double> PlayerAccuracy(const GameAnalysis& analysis, Player player
   return sum / moves;
 }
 
-Json ReviewJson(const GameAnalysis& analysis) {
+Json ReviewJson(const GameAnalysis& analysis, absl::string_view app_url) {
   const GameToAnalyze& game = analysis.game;
   Json positions = Json::array(), margins = Json::array(), exact = Json::array();
   Json scores = Json::array(), clocks = Json::array(), moves = Json::array();
@@ -177,15 +177,17 @@ Json ReviewJson(const GameAnalysis& analysis) {
   review["clocks"] = std::move(clocks);
   review["moves"] = std::move(moves);
   review["players"] = std::move(players);
+  review["app"] = app_url.empty() ? Json(nullptr) : Json(std::string(app_url));
   Json json = Json::object();
   json["analysis"] = AnalysisJson(analysis);
   json["review"] = std::move(review);
   return json;
 }
 
-std::string ReviewPageHtml(const GameAnalysis& analysis) {
+std::string ReviewPageHtml(const GameAnalysis& analysis, absl::string_view app_url) {
   // '<' only ever appears inside JSON strings, where \u003c reads back as the same text.
-  const std::string json = absl::StrReplaceAll(DumpJson(ReviewJson(analysis)), {{"<", "\\u003c"}});
+  const std::string json =
+      absl::StrReplaceAll(DumpJson(ReviewJson(analysis, app_url)), {{"<", "\\u003c"}});
   // One pass: no text put in (a player's name) is read again for a {{...}}.
   return absl::StrReplaceAll(kReviewPageTemplate,
                              {{"{{TITLE}}", HtmlEscape(GameTitle(analysis.game))},
@@ -258,7 +260,8 @@ absl::Status ReviewPageWriter::Add(const GameToAnalyze& game,
   if (analysis.ok()) {
     entry.analysis = *analysis;
     const std::string page = folder_ ? (std::filesystem::path(path_) / entry.page).string() : path_;
-    if (absl::Status status = WriteTextFile(page, ReviewPageHtml(*analysis)); !status.ok()) {
+    if (absl::Status status = WriteTextFile(page, ReviewPageHtml(*analysis, app_url_));
+        !status.ok()) {
       return status;
     }
     ++pages_;

@@ -19,7 +19,9 @@
 //                          "arrows": ["GR13", ...]},   // its top 3 lines' moves (--multipv)
 //                         ...],
 //               "players": {"p1": {"accuracy": 0-100|null, "inaccuracies": n,
-//                                  "mistakes": n, "blunders": n}, "p2": {...}}}}
+//                                  "mistakes": n, "blunders": n}, "p2": {...}},
+//               "app": "https://.../index.html"|null}}  // the web app each ply links to
+//                                                    // (its game to that ply, to play on)
 // Every '<' in it is written as \u003c, so that no text inside it ("</script>") can end the
 // script element. The board is drawn once: the skeleton (BoardSkeletonSvg, tools/board_svg) in
 // <template id="board-skeleton">, and the page's one script, web/board.js then
@@ -82,11 +84,12 @@ std::optional<ClockControl> ClockOf(absl::string_view time_control);
 std::optional<std::int64_t> ClockAfterMove(std::optional<std::int64_t> clock,
                                            const ClockControl& control, std::int64_t ms);
 
-// The page's JSON (above), before its '<' are escaped.
-Json ReviewJson(const GameAnalysis& analysis);
+// The page's JSON (above), before its '<' are escaped; `app_url`, when not empty, the web
+// app's address, where the page's "Play from here" link opens the game at the ply shown.
+Json ReviewJson(const GameAnalysis& analysis, absl::string_view app_url = "");
 
 // The whole page.
-std::string ReviewPageHtml(const GameAnalysis& analysis);
+std::string ReviewPageHtml(const GameAnalysis& analysis, absl::string_view app_url = "");
 
 // One line of the index: a game's page (its file name, relative to the index) and its
 // analysis, or the error that stopped it.
@@ -110,7 +113,9 @@ std::string ReviewPageName(const GameToAnalyze& game);
 // shows the games done so far.
 class ReviewPageWriter {
  public:
-  ReviewPageWriter(std::string path, bool folder) : path_(std::move(path)), folder_(folder) {}
+  // `app_url`: as ReviewPageHtml's.
+  ReviewPageWriter(std::string path, bool folder, std::string app_url = "")
+      : path_(std::move(path)), folder_(folder), app_url_(std::move(app_url)) {}
 
   absl::Status Prepare();
   // The page of `game` if its analysis succeeded, and the index in a folder.
@@ -121,6 +126,7 @@ class ReviewPageWriter {
  private:
   std::string path_;
   bool folder_;
+  std::string app_url_;
   std::vector<ReviewIndexEntry> entries_;
   int pages_ = 0;
   absl::Duration writing_;

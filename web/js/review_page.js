@@ -241,6 +241,23 @@ function describe(into) {
     into.append(element('p', 'Next: ' + nameOf(moves[at].side) + ' to move; the engine plays ' +
                              moves[at].best + '.', 'muted'));
   }
+  if (review.app) {
+    const link = element('a', 'Play from here in the app');
+    link.id = 'play-in-app';
+    link.href = appLink(at);
+    const line = element('p');
+    line.append(link);
+    into.append(line);
+  }
+}
+
+// The app's link to the game up to ply first + at (its start's position string first when
+// it has one): the app opens it there, to play on.
+function appLink(at) {
+  const played = moves.slice(0, at).map((move) => move.move).join(',');
+  const parts = analysis.start !== 'startpos' ? ['fen=' + encodeURIComponent(analysis.start)] : [];
+  if (played || !parts.length) parts.push('moves=' + played);
+  return review.app.split('#')[0] + '#' + parts.join('&');
 }
 
 function show(target) {
