@@ -35,6 +35,7 @@ sys.path.insert(0, str(REPO / "tests" / "python"))
 sys.path.insert(0, str(REPO / "tests"))
 from selenium_page import Page, open_page  # noqa: E402
 from review_browser_test import FAILURES, PASSED, REFERENCE, check  # noqa: E402
+import app_player_checks as player  # noqa: E402
 
 STATE = "divercite.state()"
 # A file put into the page's file input, as the browser's file chooser does.
@@ -317,9 +318,22 @@ def stop_obeyed(page: Page):
                                   f"({time.monotonic() - began:.2f} s)")
 
 
+def new_player(page: Page, url: str, name: str, args, Position, moves):
+    """What a new player meets (tests/web/app_player_checks.py)."""
+    player.first_visit(page, name, open_app, url)
+    player.phone_moves(page, name, Position, moves, ui_move, args.out)
+    player.arrows(page, name, moves, args.out)
+    player.side_at_once(page, name)
+    player.play_from_here(page, name, Position, moves)
+    player.links(page, name, open_app, url, moves)
+    player.review_link(page, name, open_app, url, args.bin / "divercite-analyze", moves,
+                       args.out)
+
+
 def site(page: Page, url: str, isolated: bool, args, Position, moves):
     name = "threaded" if isolated else "no headers"
     ready = open_app(page, f"{url}index.html")
+    page.screenshot(args.out / f"app_first_page_{'threaded' if isolated else 'single'}.png")
     check(page.evaluate("crossOriginIsolated") == isolated,
           f"{name}: crossOriginIsolated is {isolated}")
     twice = page.evaluate("(ids => ids.filter((id, k) => ids.indexOf(id) !== k))("
@@ -333,6 +347,7 @@ def site(page: Page, url: str, isolated: bool, args, Position, moves):
     first_move = page.evaluate("performance.now()")
     print(f"{name}: page open to API ready {ready:.0f} ms, to the engine's first move "
           f"{first_move:.0f} ms (10 ms a move)", flush=True)
+    new_player(page, url, name, args, Position, moves)
     if isolated:
         lines, error = page.run(
             "divercite.engine.exchange(['bench'], l => l.startsWith('Nodes searched'), 300000)",
@@ -359,10 +374,11 @@ def site(page: Page, url: str, isolated: bool, args, Position, moves):
 
 
 def run(args, Position, moves, url: str, isolated: bool):
-    with open_page(window=(1200, 1000)) as page:
+    with open_page(window=(1250, 1000)) as page:
         site(page, url, isolated, args, Position, moves)
-        outside = [r for r in page.requests()
-                   if not r.startswith(url) and not r.startswith(("data:", "blob:"))]
+        # The review page written for the app's link (review_link) is opened from disk.
+        ours = (url, "data:", "blob:", args.out.resolve().as_uri())
+        outside = [r for r in page.requests() if not r.startswith(ours)]
         check(not outside, f"no request outside the served folder ({outside[:3]})")
         # Chromium logs a failed load (a refused request, a 404) as an error too.
         errors = page.errors()

@@ -7,7 +7,7 @@ import { courseRecording, moveListText, readGames } from './formats.js';
 import { Game } from './game.js';
 import { DEFAULT_LEVEL, LEVELS, levelLimits } from './levels.js';
 import {
-  mountViews, renderClocks, renderPage, showMessage, showSideChoice, showText,
+  mountViews, renderClocks, renderPage, showCopied, showMessage, showSideChoice, showText,
 } from './view.js';
 
 const SIDES = ['first', 'second'];
@@ -43,7 +43,13 @@ export class App {
     showMessage(text, kind);
   }
 
+  // The address follows the game, but for a link's game as loaded: kept as the user gave it
+  // (a bad move in it included) until the game changes.
   writeHash() {
+    if (this.keepAddress) {
+      this.hash = location.hash;
+      return;
+    }
     const moves = this.game.moves.join(',');
     const parts = [];
     if (this.game.start !== 'startpos') parts.push(`fen=${encodeURIComponent(this.game.start)}`);
@@ -92,6 +98,7 @@ export class App {
   }
 
   afterMove() {
+    this.keepAddress = false;
     this.render();
     if (this.analysing) this.startAnalysis();
     if (this.engineToMove()) this.engineTurn();
@@ -103,42 +110,71 @@ export class App {
       !this.clock?.flagged;
   }
 
-  async engineTurn() {
-    if (this.thinking) return;
-    try {
-      await this.engineMove(levelLimits(this.level, this.clock));
-    } catch (error) {
-      this.message(`The engine could not move: ${error.message}`, 'error');
-    }
+  // The engine's turn: while its side is to move at the end of the game shown, its move is
+  // searched and played. Asked again during a turn, the turn looks again before it ends; a
+  // move searched for a position or players that changed meanwhile is dropped, not played.
+  engineTurn() {
+    this.turnAsked = true;
+    this.turn ??= (async () => {
+      try {
+        while (this.turnAsked) {
+          this.turnAsked = false;
+          if (!this.engineToMove()) continue;
+          const players = this.players;
+          const { state, answer } = await this.searchMove(levelLimits(this.level, this.clock));
+          if (this.game.current !== state || this.players !== players) {
+            this.turnAsked = true;
+            this.render();
+          } else {
+            this.playSearched(state, answer);
+          }
+        }
+      } catch (error) {
+        this.message(`The engine could not move: ${error.message}`, 'error');
+      } finally {
+        this.turn = null;
+      }
+    })();
+    return this.turn;
   }
 
-  // The engine's move in the position shown, played. Resolves with the move.
+  // The engine's move in the position shown, played (the API's: whoever is to move).
+  // Resolves with the move.
   async engineMove(limits) {
+    const { state, answer } = await this.searchMove(limits);
+    if (this.game.current !== state) {
+      this.render();
+      throw new Error('the position changed while the engine thought');
+    }
+    this.playSearched(state, answer);
+    return answer.bestmove;
+  }
+
+  // The engine's search of the position shown, once the analysis and any move in progress
+  // have stopped: {state, answer}.
+  async searchMove(limits) {
     await this.stopAnalysis();
-    while (this.thinking) await this.thinking.catch(() => {});  // the game's own engine turn
+    while (this.thinking) await this.thinking.catch(() => {});
     const state = this.game.current;
     if (state.result !== '*') throw new Error('the game is over: all 40 pieces are placed');
     await this.useChooser(this.level.agent ?? 'engine');
     const search = this.engine.search(state.fen, limits);
     this.thinking = search;
     this.render();
-    let answer;
     try {
-      answer = await search;
+      return { state, answer: await search };
     } finally {
       this.thinking = null;
     }
-    if (this.game.current !== state) {
-      this.render();
-      throw new Error('the position changed while the engine thought');
-    }
+  }
+
+  playSearched(state, answer) {
     this.game.play(answer.bestmove);
     if (answer.lines[0]?.score !== undefined) {
       this.game.values[this.game.cursor - 1] = firstView(answer.lines[0].score, state.side);
     }
     this.clock?.switchTo(this.game.current.side);
     this.afterMove();
-    return answer.bestmove;
   }
 
   async useChooser(agent) {
@@ -157,6 +193,7 @@ export class App {
 
   toggleAnalysis() {
     this.analysing = !this.analysing;
+    this.message('');
     this.render();
     if (this.analysing) this.startAnalysis();
     else this.stopAnalysis().then(() => this.render());
@@ -218,6 +255,7 @@ export class App {
   // -- navigation, games
 
   goTo(ply) {
+    if (ply !== this.game.cursor) this.message('');
     this.game.goTo(ply);
     this.selected = null;
     this.render();
@@ -228,20 +266,55 @@ export class App {
   // `level` the engine's (an entry of LEVELS).
   async newGame(side, level) {
     await this.settle();
+    this.game.reset('startpos', []);
+    await this.engine.newGame();
+    this.message('');
+    this.setPlayers(side, level);
+    this.startClock();
+    this.afterMove();
+  }
+
+  // Play on from the position shown, whatever it is (a loaded game at any ply, a link, an
+  // analysis): the moves after it dropped, `side` by hand and the engine at `level` the
+  // other, a clock started afresh if the level has one.
+  async playFromHere(side, level) {
+    await this.settle();
+    this.game.truncate();
+    this.setPlayers(side, level);
+    this.startClock();
+    const who = side === 'both' ? 'both sides by hand' : `you play ${side} against ${level.name}`;
+    this.message(`Playing on from ply ${this.game.cursor}: ${who}.`);
+    this.afterMove();
+  }
+
+  // Another side or level, at once: the board stays; the engine moves if it is now its turn
+  // at the end of the game shown; a clock starts afresh when the level changes.
+  async choosePlayers(side, level) {
+    if (this.thinking) await this.settle();  // a move searched for the old side or level
+    const levelChanged = level !== this.level;
+    this.setPlayers(side, level);
+    if (levelChanged) this.startClock();
+    this.render();
+    if (this.engineToMove()) this.engineTurn();
+  }
+
+  setPlayers(side, level) {
     this.human = { first: side !== 'second', second: side !== 'first' };
     this.level = level;
-    this.game.reset('startpos', []);
+    this.players = { side, level };  // a new token: a move searched for the old is dropped
+    this.board.setFlipped(this.human.second && !this.human.first);
+    showSideChoice(side);
+  }
+
+  // The level's clock, full, running for the side to move (none when the level has none).
+  startClock() {
     this.clock?.stop();
-    this.clock = this.level.clock ? new Clock(this.level.clock, () => renderClocks(this),
-      (side) => {
+    this.clock = this.level.clock ? new Clock(this.level.clock,
+      () => renderClocks(this), (side) => {
         this.message(`${side === 'first' ? 'First' : 'Second'} player lost on time.`, 'error');
         this.render();
       }) : null;
-    this.board.setFlipped(this.human.second && !this.human.first);
-    await this.engine.newGame();
-    this.message('');
-    this.clock?.switchTo('first');
-    this.afterMove();
+    if (this.game.current.result === '*') this.clock?.switchTo(this.game.current.side);
   }
 
   async takeBack() {
@@ -253,12 +326,14 @@ export class App {
     }
     this.game.takeBack(count);
     this.clock?.switchTo(this.game.current.side);
+    this.message('');
     this.afterMove();
   }
 
   // Loads {moves, fen} (the API's, the URL's) or a game read from a text; in analysis
-  // mode (both sides by hand): a loaded game is to be looked at, not played out.
-  async load(game) {
+  // mode (both sides by hand): a loaded game is to be looked at ("Play from here" plays
+  // on). `keepAddress`: the game is the address's own link, which stays as it is.
+  async load(game, { keepAddress = false } = {}) {
     const start = game.fen ?? game.start ?? 'startpos';
     const moves = game.moves ?? [];
     if (!Array.isArray(moves)) throw new Error('moves: expected a list of move texts');
@@ -274,6 +349,7 @@ export class App {
     this.clock?.stop();
     this.clock = null;
     this.selected = null;
+    this.keepAddress = keepAddress;
     this.message(game.label ? `Loaded ${game.label}.` : '');
     this.render();
     if (this.analysing) this.startAnalysis();
@@ -322,6 +398,22 @@ export class App {
       return courseRecording(moves, this.rules, names);
     }
     throw new Error(`unknown format '${format}' (moves, fen, recording)`);
+  }
+
+  // The link of the game (its moves, or its position and moves) or the position string of
+  // the position shown, put on the clipboard; where the browser refuses, put in the text box
+  // to copy by hand.
+  async copy(what) {
+    const text = what === 'link' ? location.href : this.game.current.fen;
+    const name = what === 'link' ? 'Link' : 'Position';
+    try {
+      await navigator.clipboard.writeText(text);
+      showCopied(`${name} copied.`);
+    } catch {
+      showText(text);
+      showCopied(`${name} in the box below: the browser keeps the clipboard to itself.`);
+    }
+    return text;
   }
 
   save(format) {

@@ -15,6 +15,8 @@ export class Engine {
     this.listeners = new Set();
     this.lock = Promise.resolve();
     this.searching = false;
+    this.searches = 0;  // searches asked for so far
+    this.stoppedUpTo = 0;  // the searches up to this one are to stop, even those not begun
     this.failure = null;
     this.worker.onmessage = (event) => this.receive(String(event.data));
     this.worker.onerror = (event) => {
@@ -106,6 +108,8 @@ export class Engine {
   // report, one entry a line (MultiPV). `stop()` ends it early.
   search(fen, limits, onLines = () => {}) {
     const go = goCommand(limits);
+    this.searches += 1;
+    const number = this.searches;
     return this.locked(async () => {
       const refusals = (await this.exchange([`position fen ${fen}`, 'isready'],
         (line) => line === 'readyok')).filter((line) => line.startsWith(ERROR));
@@ -138,9 +142,12 @@ export class Engine {
       this.listeners.add(watch);
       this.searching = true;
       try {
-        const lines = await this.exchange([go], (line) => line.startsWith('bestmove'),
+        const ending = this.exchange([go], (line) => line.startsWith('bestmove'),
           (limits.movetime ?? 0) + (limits.wtime ?? 0) + (limits.btime ?? 0) +
           (limits.infinite || limits.depth || limits.nodes || limits.prove ? 3.6e6 : 0) + 30000);
+        // Stopped while it waited its turn: it ends at once, with the move found so far.
+        if (number <= this.stoppedUpTo) this.send('stop');
+        const lines = await ending;
         const words = lines[lines.length - 1].split(/\s+/);
         if (words.length < 2) {
           throw new EngineError(`'${lines[lines.length - 1]}' names no move` +
@@ -154,7 +161,9 @@ export class Engine {
     });
   }
 
+  // Ends the search running and those asked for before it that have not begun.
   stop() {
+    this.stoppedUpTo = this.searches;
     if (this.searching) this.send('stop');
   }
 }

@@ -1,6 +1,9 @@
 // A game on the page: where it starts, its moves, and the ply shown (a cursor into them).
 // Every position comes from the rules module; a move refused leaves the game as it was.
 
+// A move's text in the canonical case: the rules read "RC14", people type "rc14" too.
+const canonical = (move) => String(move).trim().toUpperCase();
+
 export class Game {
   constructor(rules, start = 'startpos', moves = [], names = ['first', 'second']) {
     this.rules = rules;
@@ -10,7 +13,8 @@ export class Game {
   // A new game from `start` with `moves`, shown at its end; throws (with the rules' reason)
   // without changing anything when a move does not play.
   reset(start, moves, names = ['first', 'second']) {
-    const final = this.rules.state(start, moves);  // throws on a bad start or move
+    // Moves in any case ("rc14"), kept in the canonical one ("RC14").
+    const final = this.rules.state(start, moves.map(canonical));  // throws on a bad move
     this.start = start;
     this.moves = [...final.moves];
     this.names = names;
@@ -39,11 +43,13 @@ export class Game {
 
   // Plays `move` at the ply shown; the moves after it (if the cursor was back) are dropped.
   // Returns the new state; throws an Error with the rules' reason, nothing changed.
-  play(move) {
+  play(text) {
+    const move = canonical(text);
     const before = this.current;
     const reason = before.result !== '*' ? 'the game is over: all 40 pieces are placed'
       : this.rules.moveReason(before.fen, move);
-    if (reason) throw new Error(`${move}: ${reason}`);
+    // The rules' reason names the move when it reads one: said once.
+    if (reason) throw new Error(reason.includes(move) ? reason : `${move}: ${reason}`);
     const moves = [...this.moves.slice(0, this.cursor), move];
     const after = this.rules.state(this.start, moves);
     for (const k of [...this.cache.keys()]) if (k > this.cursor) this.cache.delete(k);
@@ -61,6 +67,11 @@ export class Game {
     for (const k of [...this.cache.keys()]) if (k > length) this.cache.delete(k);
     this.values.length = Math.min(this.values.length, length + 1);
     this.cursor = length;
+  }
+
+  // Drops the moves after the ply shown.
+  truncate() {
+    this.takeBack(0);
   }
 
   goTo(k) {

@@ -9,13 +9,26 @@ const $ = (id) => document.getElementById(id);
 const COLOURS = ['R', 'G', 'B', 'Y'];
 const COLOUR_NAMES = { R: 'red', G: 'green', B: 'blue', Y: 'yellow' };
 const SIDES = ['first', 'second'];
-const GRAPH_FRAME = { width: 520, height: 160, left: 22, right: 22, top: 10, bottom: 10 };
+const GRAPH_FRAME = { width: 520, height: 160, left: 30, right: 30, top: 10, bottom: 10 };
 
 // The board and the margin graph, placed in the page: a click on a cell, a point of the graph.
 export function mountViews(skeleton, onCellClick, onPly) {
   const board = DiverciteBoard.mount($('board'), skeleton);
   board.onCellClick = onCellClick;
   return { board, graph: new MarginGraph($('graph'), GRAPH_FRAME, onPly) };
+}
+
+// The how-to, unfolded or folded.
+export function showHowTo(open) {
+  $('how-to').open = open;
+}
+
+// The how-to's picture: a position drawn by the board (its moves' last outlined), without
+// the ids of the skeleton's definitions, which are the main board's.
+export function mountHowTo(skeleton, fen, lastMove) {
+  const board = DiverciteBoard.mount($('how-to-board'), skeleton);
+  for (const element of $('how-to-board').querySelectorAll('[id]')) element.removeAttribute('id');
+  board.show(fen, { lastMove });
 }
 
 export function renderPage(app) {
@@ -25,8 +38,9 @@ export function renderPage(app) {
   const humanToMove = app.humanToMove();
   const legal = app.selected && humanToMove
     ? state.legal.filter((m) => m.startsWith(app.selected)).map((m) => m.slice(2)) : [];
-  const arrows = app.analysing ? app.lines.slice(0, 3).filter((l) => l.move)
-    .map((l, k) => ({ move: l.move, mover: state.side, kind: k === 0 ? 'best' : 'alt' })) : [];
+  const arrows = app.analysing ? app.lines.slice(0, 3).filter((l) => l.move).map((l, k) => ({
+    move: l.move, mover: state.side, kind: k === 0 ? 'best' : 'alt', rank: k + 1,
+  })) : [];
   app.board.show(state.fen, { lastMove: last, arrows, legal });
   renderPlayers(app, state);
   renderStatus(app, state);
@@ -136,20 +150,29 @@ function renderMoves(app) {
     item.onclick = () => app.goTo(k + 1);
     list.append(item);
   });
-  list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+  // The move shown scrolled into the list's view, inside the list only: the page itself
+  // never scrolls by itself (on a phone that would take the board off the screen).
+  const current = list.querySelector('.current');
+  if (current) {
+    const box = list.getBoundingClientRect();
+    const item = current.getBoundingClientRect();
+    if (item.top < box.top) list.scrollTop -= box.top - item.top;
+    else if (item.bottom > box.bottom) list.scrollTop += item.bottom - box.bottom;
+  }
 }
 
 function renderAnalysis(app, state) {
   $('analyse').classList.toggle('on', app.analysing);
   $('analyse').textContent = app.analysing ? 'Stop analysis' : 'Analyse';
+  $('arrow-legend').hidden = !app.analysing;
   const box = $('lines');
   box.replaceChildren();
   if (!app.analysing) return;
   for (const line of app.lines) {
     const item = document.createElement('li');
     item.className = 'line';
-    item.textContent = `${scoreText(line)}  ${(line.pv ?? []).join(' ')}`;
-    item.title = `depth ${line.depth ?? '?'}, ${line.nodes ?? '?'} nodes`;
+    item.textContent = `${lineText(line, state.side)}  ${(line.pv ?? []).join(' ')}`;
+    item.title = `${line.nodes ?? '?'} nodes`;
     box.append(item);
   }
   if (!app.lines.length) box.textContent = state.result === '*' ? 'thinking…' : '';
@@ -166,20 +189,36 @@ export function showText(text) {
   $('io-text').value = text;
 }
 
+// The confirmation of a copy, gone after a few seconds.
+export function showCopied(text) {
+  const box = $('copied');
+  box.textContent = text;
+  clearTimeout(showCopied.timer);
+  showCopied.timer = setTimeout(() => { box.textContent = ''; }, 4000);
+}
+
 export function showMessage(text, kind = 'info') {
   const box = $('message');
   box.textContent = text;
   box.className = kind;
 }
 
-function scoreText(line) {
+// A line's value in points from the first player's view (the engine gives the mover's),
+// as the graph shows it, with what the engine knows of it: its depth, a bound, exact, or the
+// result proven.
+function lineText(line, side) {
   if (line.score === undefined) return '…';
-  const points = (line.score / 100).toFixed(2);
-  const sign = line.score > 0 ? '+' : '';
-  const bound = line.bound === 'lower' ? '≥' : line.bound === 'upper' ? '≤' : '';
-  const marks = [line.exact ? 'exact' : '', line.proven ? `proven ${line.proven}` : '']
-    .filter(Boolean).join(', ');
-  return `${bound}${sign}${points}${marks ? ` (${marks})` : ''}`;
+  const sign = side === 'first' ? 1 : -1;
+  const score = sign * line.score;
+  const points = `${score > 0 ? '+' : ''}${(score / 100).toFixed(2)}`;
+  // A bound turns over with the view.
+  const bound = { lower: sign > 0 ? '≥' : '≤', upper: sign > 0 ? '≤' : '≥' }[line.bound] ?? '';
+  const other = side === 'first' ? 'second' : 'first';
+  const proven = { win: `proven: ${side} player wins`, loss: `proven: ${other} player wins`,
+    draw: 'proven: a draw' }[line.proven] ?? (line.proven ? `proven ${line.proven}` : '');
+  const marks = [line.depth !== undefined ? `depth ${line.depth}` : '',
+    line.exact ? 'exact' : '', proven].filter(Boolean).join(', ');
+  return `${bound}${points}${marks ? ` (${marks})` : ''}`;
 }
 
 // The course's last-move tie-break, step by step (rules_api.h: the steps the rules took).
