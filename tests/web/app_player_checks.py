@@ -104,6 +104,7 @@ def phone_moves(page: Page, name: str, Position, reference: list[str], ui_move, 
         tops.append(round(page.evaluate(BOARD_TOP)))
     wait_for(page, f"{STATE}.ply === 20", 30, f"{name}: the engine's 10th move")
     tops.append(round(page.evaluate(BOARD_TOP)))
+    page.screenshot(out / f"app_phone_game_{name.replace(' ', '_')}.png")  # a game under way
     page.run(f"divercite.load({{moves: {json.dumps(reference)}}})")
     tops.append(round(page.evaluate(BOARD_TOP)))
     small = page.evaluate("""[...document.querySelectorAll(
@@ -113,7 +114,6 @@ def phone_moves(page: Page, name: str, Position, reference: list[str], ui_move, 
     check(all(abs(top) <= 1 for top in tops) and not small,
           f"{name}: at 390 px the board's top stays at the screen's top through 10 moves and "
           f"a load ({sorted(set(tops))} px); controls under 44 px: {small[:4]}")
-    page.screenshot(out / f"app_phone_game_{name.replace(' ', '_')}.png")
     page.clear_viewport()
     page.evaluate("window.scrollTo(0, 0)")
 
