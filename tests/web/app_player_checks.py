@@ -210,7 +210,9 @@ def links(page: Page, name: str, open_app, url: str, reference: list[str]):
                                            f"loads its game ({len(state['moves'])} moves)")
     for button, what in (("#copy-link", "Link"), ("#copy-position", "Position")):
         page.click(button)
-        said = wait_for(page, "document.getElementById('copied').textContent", 5,
+        # The confirmation of this copy, not the last one's (which stays a few seconds).
+        said = wait_for(page, f"(t => t.startsWith('{what}') && t)"
+                        "(document.getElementById('copied').textContent)", 5,
                         f"{name}: {button}'s confirmation")
         check(said.startswith(what), f"{name}: {button} confirmed: '{said}'")
 
