@@ -19,7 +19,8 @@
 #            pip_install_test.sh), venvs with setuptools and wheel (Debian's, and wheel's .whl
 #            for a Python without it) and ccache, which makes its second build cheap
 #   arena    + the class's arena (divercite.arena, scripts/arena.sh): the Python package's
-#            tier, Django (Debian's LTS), and the sandbox's bubblewrap and libseccomp binding
+#            tier, Django (Debian's LTS), the sandbox's bubblewrap and libseccomp binding,
+#            and PostgreSQL with its Python driver (an arena's database may be one)
 #   shards   the shard tests' cluster: Slurm, munge, GNU parallel
 #   plots    pictures of matches and analyses: matplotlib
 #   clang    Debian's Clang, which scripts/check-levels.sh compiles with too
@@ -38,8 +39,10 @@ python=("${engine[@]}" python3 python3-dev pybind11-dev python3-pytest
 tests=("${tools[@]}" "${python[@]}" libgtest-dev libbenchmark-dev clang-format flake8
   python3 python3-loguru python3-socketio python3-aiohttp python3-nest-asyncio python3-colorama
   python3-numpy chromium chromium-driver python3-selenium libjs-jquery bubblewrap python3-seccomp
-  python3-venv python3-setuptools python3-wheel python3-wheel-whl ccache python3-django)
-arena=("${tools[@]}" "${python[@]}" python3-django bubblewrap python3-seccomp)
+  python3-venv python3-setuptools python3-wheel python3-wheel-whl ccache python3-django
+  postgresql python3-psycopg2)
+arena=("${tools[@]}" "${python[@]}" python3-django bubblewrap python3-seccomp postgresql
+  python3-psycopg2)
 shards=(slurm-wlm munge parallel)
 plots=(python3 python3-matplotlib)
 clang=(clang)

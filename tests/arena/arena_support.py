@@ -7,6 +7,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Optional
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -27,11 +28,12 @@ def package_environment(**more) -> dict:
                 **more)
 
 
-def setup_django(tc: float = 5.0) -> Path:
-    """Django set up for a new arena in a temporary folder (kept until the process ends)."""
+def setup_django(tc: float = 5.0, database: Optional[str] = None) -> Path:
+    """Django set up for a new arena in a temporary folder (kept until the process ends), its
+    database SQLite in the folder or the PostgreSQL URL `database`."""
     from divercite.arena import config
     folder = Path(tempfile.mkdtemp(prefix="divercite_arena_test_")) / "arena"
-    config.create(folder, tc, None, str(COURSE))
+    config.create(folder, tc, database, str(COURSE))
     os.environ[config.ENVIRONMENT] = str(folder)
     os.environ["DJANGO_SETTINGS_MODULE"] = "divercite.arena.settings"
     import django

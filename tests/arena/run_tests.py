@@ -1,14 +1,17 @@
 #!/usr/bin/python3
 """Runs the arena's Django tests (test_*.py of this folder but the process and browser ones)
-on a fresh arena folder and Django's test database:
+on a fresh arena folder and Django's test database: SQLite in the folder, or with
+--postgresql a PostgreSQL server of their own (tests/arena/postgres_server.py):
 
-    tests/arena/run_tests.py [-v] [test_uploads | test_uploads.UploadTest.test_zip ...]
+    tests/arena/run_tests.py [-v N] [--postgresql] [test_uploads | test_uploads.UploadTest ...]
 """
 
 import argparse
+import contextlib
 import sys
 
 from arena_support import HERE, setup_django
+from postgres_server import PostgresServer
 
 UNIT_SUITES = ["test_models", "test_uploads", "test_api", "test_matchmaking", "test_standings"]
 
@@ -17,12 +20,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("labels", nargs="*", help=f"default: {' '.join(UNIT_SUITES)}")
     parser.add_argument("-v", "--verbosity", type=int, default=2)
+    parser.add_argument("--postgresql", action="store_true",
+                        help="on a PostgreSQL server of the tests' own, not SQLite")
     arguments = parser.parse_args()
-    setup_django()
-    from django.test.runner import DiscoverRunner
-    sys.path.insert(0, str(HERE))
-    runner = DiscoverRunner(verbosity=arguments.verbosity, top_level=str(HERE))
-    return 1 if runner.run_tests(arguments.labels or UNIT_SUITES) else 0
+    with contextlib.ExitStack() as stack:
+        database = None
+        if arguments.postgresql:
+            database = stack.enter_context(PostgresServer()).url
+        setup_django(database=database)
+        from django.test.runner import DiscoverRunner
+        sys.path.insert(0, str(HERE))
+        runner = DiscoverRunner(verbosity=arguments.verbosity, top_level=str(HERE))
+        return 1 if runner.run_tests(arguments.labels or UNIT_SUITES) else 0
 
 
 if __name__ == "__main__":

@@ -1,14 +1,17 @@
 """The HTTP API and the pages' permissions: a team's token acts only for that team, no team
 reads another's code or reasons, the administrator's pages are refused to teams, forms need
-their CSRF token; and the queue behind them (claims, finishes, a stop's requeue, failures)."""
+their CSRF token; and the queue behind them (claims, finishes, a stop's requeue, failures,
+workers racing for it)."""
 
 import io
 import json
+import threading
 import zipfile
 
 from arena_games import play, ready, record_of
 from django.contrib.auth.models import User
-from django.test import Client, TestCase
+from django.db import connections
+from django.test import Client, TestCase, TransactionTestCase
 
 from divercite.arena import queue, teams
 from divercite.arena.models import Entry, Game, Version
@@ -435,3 +438,47 @@ class AgentTextTest(ArenaTestCase):
             self.assertIn("alpha crashed", page)
         record = json.loads(self.client.get(f"/api/games/{self.game.pk}/record").content)
         self.assertEqual(len(record["moves"]), 7, "the rest of the record is whole")
+
+
+class ClaimRaceTest(TransactionTestCase):
+    """Workers racing for the queue, each a thread with its own database connection (as the
+    arena's worker threads, or workers on other machines, are): every game is taken once,
+    none twice, none left. On PostgreSQL the claims skip each other's locked rows; on
+    SQLite each claim is a write transaction of its own."""
+
+    WORKERS = 8
+    GAMES = 40
+
+    def test_racing_workers_take_every_game_exactly_once(self):
+        teams.ensure_house()
+        house = [Entry.objects.get(name=name).current_version() for name in ("random", "greedy")]
+        Game.objects.all().delete()
+        games = {Game.objects.create(p1=house[k % 2], p2=house[1 - k % 2],
+                                     purpose=Game.LADDER).pk for k in range(self.GAMES)}
+        start = threading.Barrier(self.WORKERS)
+        taken: list[list[int]] = [[] for _ in range(self.WORKERS)]
+        failures: list[BaseException] = []
+
+        def work(k: int):
+            try:
+                start.wait()
+                while (game := queue.claim(f"racer-{k}")) is not None:
+                    taken[k].append(game.pk)
+            except BaseException as error:  # reported by the test's thread
+                failures.append(error)
+            finally:
+                connections.close_all()
+
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(self.WORKERS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        self.assertEqual(failures, [])
+        claimed = [pk for mine in taken for pk in mine]
+        self.assertEqual(len(claimed), len(set(claimed)), "a game claimed twice")
+        self.assertEqual(set(claimed), games)
+        workers = dict(Game.objects.values_list("pk", "worker"))
+        for k, mine in enumerate(taken):
+            for pk in mine:
+                self.assertEqual(workers[pk], f"racer-{k}")

@@ -123,7 +123,8 @@ def parser() -> argparse.ArgumentParser:
     created.add_argument("--tc", type=float, default=900.0, metavar="SECONDS",
                          help="the teams' clock, seconds a game (default: the course's 900)")
     created.add_argument("--database", metavar="URL",
-                         help="the database (default: SQLite in DIR)")
+                         help="the database: postgresql://USER:PASSWORD@HOST:PORT/NAME "
+                              "(default: SQLite in DIR)")
     created.add_argument("--course", metavar="DIR",
                          help="the course's framework (its root or its divercite folder; "
                               "default: DIVERCITE_COURSE_DIR, else the one beside this "

@@ -11,6 +11,7 @@ import os
 import secrets
 from pathlib import Path
 from typing import Optional
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 SETTINGS_FILE = "arena.json"
 ENVIRONMENT = "DIVERCITE_ARENA_DIR"  # how settings.py learns the folder
@@ -48,6 +49,31 @@ class Config:
     def sqlite(self) -> Path:
         return self.folder / "arena.sqlite3"
 
+    def django_database(self) -> dict:
+        """Django's DATABASES["default"]: SQLite in the folder, or the PostgreSQL of the URL
+        (postgresql://USER:PASSWORD@HOST:PORT/NAME?sslmode=..., its query as libpq options)."""
+        if not self.database or self.database.startswith("sqlite:"):
+            return {
+                "ENGINE": "divercite.arena.sqlite",  # Django's, each transaction BEGIN IMMEDIATE
+                "NAME": str(self.sqlite),
+                # Worker threads and page requests write at once: wait for the lock, not fail.
+                "OPTIONS": {"timeout": 60},
+                # Django's tests on a file too: its default, memory shared between threads,
+                # fails at once on a locked table where the arena's file waits.
+                "TEST": {"NAME": str(self.folder / "test.sqlite3")},
+            }
+        url = urlsplit(self.database)
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": unquote(url.path.lstrip("/")),
+            "USER": unquote(url.username or ""),
+            "PASSWORD": unquote(url.password or ""),
+            "HOST": url.hostname or "",
+            "PORT": str(url.port or ""),
+            "OPTIONS": dict(parse_qsl(url.query)),
+            "CONN_MAX_AGE": 60,  # a worker's thread keeps its connection between games
+        }
+
     def save(self) -> None:
         values = {k: v for k, v in dataclasses.asdict(self).items() if k != "folder"}
         path = self.folder / SETTINGS_FILE
@@ -82,12 +108,8 @@ def create(folder: Path, tc: float, database: Optional[str],
     if (folder / SETTINGS_FILE).exists():
         raise ArenaError(f"{folder} already holds an arena ({SETTINGS_FILE}); "
                          "choose another folder")
-    if database is not None and not database.startswith(("sqlite:", "postgresql://",
-                                                         "postgres://")):
-        raise ArenaError(f"--database {database}: a URL postgresql://USER:PASSWORD@HOST/NAME")
     if database is not None and not database.startswith("sqlite:"):
-        raise ArenaError("--database: PostgreSQL is not supported yet; SQLite in the folder "
-                         "(the default) is")
+        check_postgresql(database)
     if not tc > 0:
         raise ArenaError(f"--tc {tc}: the clock must be a positive number of seconds")
     course_dir = find_course(course)
@@ -99,6 +121,27 @@ def create(folder: Path, tc: float, database: Optional[str],
     config.analyses.mkdir(exist_ok=True)
     config.save()
     return config
+
+
+def check_postgresql(url: str) -> None:
+    """ArenaError unless `url` names a PostgreSQL database this machine can reach (the
+    server's own words when it refuses)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgresql", "postgres") or not parts.path.strip("/"):
+        raise ArenaError(f"--database {url}: a URL postgresql://USER:PASSWORD@HOST:PORT/NAME "
+                         "(or sqlite: for SQLite in the folder, the default)")
+    try:
+        import psycopg2
+    except ImportError:
+        raise ArenaError("--database postgresql://...: the PostgreSQL driver is missing: "
+                         "install Debian's python3-psycopg2 (scripts/install-deps.sh arena)") \
+            from None
+    try:
+        psycopg2.connect(url, connect_timeout=10).close()
+    except psycopg2.Error as error:
+        where = f"{parts.hostname or 'localhost'}:{parts.port or 5432}{parts.path}"
+        raise ArenaError(f"--database: cannot connect to {where}: "
+                         f"{str(error).strip()}") from None
 
 
 def load(folder) -> Config:

@@ -2,17 +2,19 @@
 played again when a stop cut them.
 
 A claim is a conditional update (status queued -> playing where it is still queued), which
-two workers cannot both win; a game is done, with its record and its version's verdict, in one
-transaction, so that a finished game is in the database before its pair is offered again, and
-a game cut by a stop (still `playing` when the arena starts again) is queued again, never
-counted twice."""
+two workers cannot both win; on PostgreSQL the game is first picked with a row lock that
+skips the rows other workers hold (FOR UPDATE SKIP LOCKED), so that workers racing for the
+queue take different games instead of retrying. A game is done, with its record and its
+version's verdict, in one transaction, so that a finished game is in the database before its
+pair is offered again, and a game cut by a stop (still `playing` when the arena starts again)
+is queued again, never counted twice."""
 
 from __future__ import annotations
 
 import json
 from typing import Optional
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Case, F, IntegerField, Value, When
 from django.utils import timezone
 
@@ -37,13 +39,17 @@ def claim(worker: str) -> Optional[Game]:
                     When(purpose=Game.CHALLENGE, then=Value(1)),
                     default=Value(2), output_field=IntegerField())
     while True:
-        game = (Game.objects.filter(status=Game.QUEUED).annotate(priority=priority)
-                .order_by("priority", "id").first())
-        if game is None:
-            return None
-        taken = Game.objects.filter(pk=game.pk, status=Game.QUEUED).update(
-            status=Game.PLAYING, worker=worker, started=timezone.now(),
-            attempts=F("attempts") + 1)
+        with transaction.atomic():
+            queued = (Game.objects.filter(status=Game.QUEUED).annotate(priority=priority)
+                      .order_by("priority", "id"))
+            if connection.features.has_select_for_update_skip_locked:
+                queued = queued.select_for_update(skip_locked=True)
+            game = queued.first()
+            if game is None:
+                return None
+            taken = Game.objects.filter(pk=game.pk, status=Game.QUEUED).update(
+                status=Game.PLAYING, worker=worker, started=timezone.now(),
+                attempts=F("attempts") + 1)
         if taken:
             return Game.objects.select_related("p1__entry", "p2__entry").get(pk=game.pk)
 

@@ -44,12 +44,7 @@ TEMPLATES = [{
         "django.contrib.messages.context_processors.messages",
     ]},
 }]
-DATABASES = {"default": {
-    "ENGINE": "divercite.arena.sqlite",  # Django's, each transaction BEGIN IMMEDIATE
-    "NAME": str(_arena.sqlite),
-    # Worker threads and page requests write at once: wait for the lock, do not fail.
-    "OPTIONS": {"timeout": 60},
-}}
+DATABASES = {"default": _arena.django_database()}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = []
 LANGUAGE_CODE = "en"
