@@ -13,7 +13,8 @@ import sys
 from arena_support import HERE, setup_django
 from postgres_server import PostgresServer
 
-UNIT_SUITES = ["test_models", "test_uploads", "test_api", "test_matchmaking", "test_standings"]
+UNIT_SUITES = ["test_models", "test_uploads", "test_api", "test_matchmaking", "test_standings",
+               "test_backup"]
 
 
 def main() -> int:

@@ -1,4 +1,5 @@
-"""The command line: `divercite-arena init | team add | team list | upload | serve`."""
+"""The command line: `divercite-arena init | team add | team list | upload | serve | backup |
+restore`."""
 
 from __future__ import annotations
 
@@ -105,6 +106,28 @@ def serve(arguments) -> int:
     return server.serve(arguments.host, arguments.port, workers)
 
 
+def backup(arguments) -> int:
+    arena = setup(arguments.dir)
+    from django.db import connection
+    from .backup import create
+    summary = create(arena, connection.settings_dict, config.Path(arguments.out))
+    print(f"{arguments.out}: the arena in {arena.folder} as of {summary['taken']} "
+          f"({summary['database']})")
+    return 0
+
+
+def restore(arguments) -> int:
+    from .backup import restore as restore_backup
+    arena = restore_backup(config.Path(arguments.backup), config.Path(arguments.dir),
+                           arguments.database)
+    setup(str(arena.folder))
+    from .models import Entry, Game
+    print(f"{arena.folder}: restored from {arguments.backup}: "
+          f"{Entry.objects.filter(kind=Entry.TEAM).count()} teams, "
+          f"{Game.objects.filter(status=Game.DONE).count()} games played")
+    return 0
+
+
 def non_negative(text: str) -> int:
     value = int(text)
     if value < 0:
@@ -152,6 +175,17 @@ def parser() -> argparse.ArgumentParser:
     served.add_argument("--workers", type=non_negative, metavar="N",
                         help="games played at once (default: the cores less one)")
     served.set_defaults(run=serve)
+    backed = commands.add_parser("backup", help="a copy of the arena, taken while it runs, "
+                                 "as one .tar.gz")
+    backed.add_argument("dir", metavar="DIR")
+    backed.add_argument("out", metavar="OUT", help="the backup to write (a new file)")
+    backed.set_defaults(run=backup)
+    restored = commands.add_parser("restore", help="a new arena in DIR from a backup")
+    restored.add_argument("backup", metavar="BACKUP")
+    restored.add_argument("dir", metavar="DIR", help="a new (or empty) folder")
+    restored.add_argument("--database", metavar="URL",
+                          help="for a PostgreSQL backup: the empty database to load it into")
+    restored.set_defaults(run=restore)
     return main_parser
 
 
