@@ -134,8 +134,8 @@ def check_postgresql(url: str) -> None:
         import psycopg2
     except ImportError:
         raise ArenaError("--database postgresql://...: the PostgreSQL driver is missing: "
-                         "install Debian's python3-psycopg2 (scripts/install-deps.sh arena)") \
-            from None
+                         "install Debian's python3-psycopg2 (scripts/install-deps.sh arena), "
+                         "or in a venv `pip install 'divercite[arena,postgresql]'`") from None
     try:
         psycopg2.connect(url, connect_timeout=10).close()
     except psycopg2.Error as error:
