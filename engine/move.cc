@@ -29,7 +29,7 @@ std::string MoveToString(Move move) {
   const int cell = move.cell();
   std::string text(4, ' ');
   text[0] = ColourLetter(move.colour());
-  text[1] = move.kind() == Kind::kCity ? 'C' : 'R';
+  text[1] = KindLetter(move.kind());
   text[2] = static_cast<char>('0' + CellRow(cell));
   text[3] = static_cast<char>('0' + CellColumn(cell));
   return text;

@@ -41,6 +41,7 @@ constexpr int PopLowestCell(Bitboard& b) {
 }
 
 constexpr char ColourLetter(Colour c) { return "RGBY"[Index(c)]; }
+constexpr char KindLetter(Kind k) { return k == Kind::kCity ? 'C' : 'R'; }
 
 }  // namespace divercite
 

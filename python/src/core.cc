@@ -160,7 +160,7 @@ py::dict PiecesLeft(const Position& position) {
     for (int c = 0; c < kNumColours; ++c) {
       for (const Kind kind : {Kind::kCity, Kind::kResource}) {
         const Colour colour = static_cast<Colour>(c);
-        const char name[] = {ColourLetter(colour), kind == Kind::kCity ? 'C' : 'R', '\0'};
+        const char name[] = {ColourLetter(colour), KindLetter(kind), '\0'};
         pieces[name] = position.PiecesLeft(player, kind, colour);
       }
     }
@@ -178,19 +178,14 @@ std::uint64_t PerftChecked(const Position& position, int depth) {
   return Perft(root, depth);
 }
 
-// The course's name of a piece: colour, kind, owner ("RCW": a red city of the first player).
-std::string PieceName(Piece piece, Kind kind) {
-  return {ColourLetter(piece.colour), kind == Kind::kCity ? 'C' : 'R',
-          piece.owner == Player::kFirst ? 'W' : 'B'};
-}
-
 // {(row, col): "RCW", ...}: the pieces on the board, by cell, in the course's names.
 py::dict Board(const Position& position) {
   py::dict board;
   for (int cell = 0; cell < kNumCells; ++cell) {
     const std::optional<Piece> piece = position.PieceAt(cell);
     if (!piece) continue;
-    board[py::make_tuple(CellRow(cell), CellColumn(cell))] = PieceName(*piece, KindOfCell(cell));
+    board[py::make_tuple(CellRow(cell), CellColumn(cell))] =
+        CoursePieceType(*piece, KindOfCell(cell));
   }
   return board;
 }
@@ -223,7 +218,7 @@ Position FromBoard(py::handle board) {
     }
     const std::string name = Text(value, absl::StrCat("the piece on ", where).c_str());
     const std::string colours = "RGBY";
-    const char kind = IsCityCell(cell) ? 'C' : 'R';
+    const char kind = KindLetter(KindOfCell(cell));
     if (name.size() != 3 || colours.find(name[0]) == std::string::npos ||
         (name[1] != 'C' && name[1] != 'R') || (name[2] != 'W' && name[2] != 'B')) {
       throw py::value_error(absl::StrCat("board: the piece '", name, "' on ", where,

@@ -1,6 +1,5 @@
 #include "tools/records/course_recording.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -63,20 +62,14 @@ Json StateOf(const Position& position, const Json& players, int step) {
     return object;
   };
   const auto player = [](int p) { return static_cast<Player>(p); };
-  std::vector<std::pair<std::pair<int, int>, std::string>> board;  // sorted by (row, col)
+  // Cells in index order are in (row, col) order, the order the course writes its board in.
+  Json env = Json::object();
   for (int cell = 0; cell < kNumCells; ++cell) {
     const std::optional<Piece> piece = position.PieceAt(cell);
     if (!piece) continue;
-    const char kind = KindOfCell(cell) == Kind::kCity ? 'C' : 'R';
-    board.push_back({{CellRow(cell), CellColumn(cell)},
-                     {ColourLetter(piece->colour), kind, kPieceTypes[Index(piece->owner)]}});
-  }
-  std::sort(board.begin(), board.end());
-  Json env = Json::object();
-  for (const auto& [grid, type] : board) {
-    const int owner = type[2] == 'W' ? 0 : 1;
-    env[absl::StrCat("(", grid.first, ", ", grid.second, ")")] = {
-        {"piece_type", type}, {"owner_id", kRecordingIds[owner]}};
+    env[absl::StrCat("(", CellRow(cell), ", ", CellColumn(cell), ")")] = {
+        {"piece_type", CoursePieceType(*piece, KindOfCell(cell))},
+        {"owner_id", kRecordingIds[Index(piece->owner)]}};
   }
   Json state = Json::object();
   state["scores"] = by_id([&](int p) { return position.Score(player(p)); });
@@ -90,7 +83,7 @@ Json StateOf(const Position& position, const Json& players, int step) {
     for (int c = 0; c < kNumColours; ++c) {
       const Colour colour = static_cast<Colour>(c);
       for (const Kind kind : {Kind::kCity, Kind::kResource}) {
-        left[{ColourLetter(colour), kind == Kind::kCity ? 'C' : 'R'}] =
+        left[{ColourLetter(colour), KindLetter(kind)}] =
             position.PiecesLeft(player(p), kind, colour);
       }
     }
@@ -100,6 +93,10 @@ Json StateOf(const Position& position, const Json& players, int step) {
 }
 
 }  // namespace
+
+std::string CoursePieceType(Piece piece, Kind kind) {
+  return {ColourLetter(piece.colour), KindLetter(kind), kPieceTypes[Index(piece.owner)]};
+}
 
 absl::StatusOr<std::string> WriteCourseRecording(absl::Span<const absl::string_view> moves,
                                                  const std::array<std::string, 2>& names) {

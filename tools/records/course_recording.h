@@ -14,6 +14,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "engine/move.h"
+#include "engine/position.h"
 
 namespace divercite {
 
@@ -28,6 +29,10 @@ struct CourseRecording {
 // board, each piece played by the player to move, each state's scores the rules'. An error
 // names the state at fault ("state 4: ...") and what is wrong.
 absl::StatusOr<CourseRecording> ReadCourseRecording(absl::string_view json_text);
+
+// The course's name of a piece on a cell of `kind`: colour, kind, owner ("RCW": a red city
+// of the first player, who is W in the course; "GRB" a green resource of the second).
+std::string CoursePieceType(Piece piece, Kind kind);
 
 // The recording of the game of `moves` from the empty board, as the course's master writes
 // it: the initial state and one after each move, the players `names` (first, second) with

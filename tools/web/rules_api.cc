@@ -87,11 +87,15 @@ Json Failure(absl::string_view reason, Json at) {
   return {{"ok", false}, {"error", std::string(reason)}, {"at", std::move(at)}};
 }
 
+// Move texts separated by white space, as the page passes them.
+std::vector<absl::string_view> MoveWords(absl::string_view text) {
+  return absl::StrSplit(text, absl::ByAnyChar(" \t\r\n"), absl::SkipEmpty());
+}
+
 Json State(absl::string_view start_text, absl::string_view moves_text) {
   const absl::StatusOr<Position> start = ParseStart(start_text);
   if (!start.ok()) return Failure(start.status().message(), nullptr);
-  const std::vector<absl::string_view> moves =
-      absl::StrSplit(moves_text, absl::ByAnyChar(" \t\r\n"), absl::SkipEmpty());
+  const std::vector<absl::string_view> moves = MoveWords(moves_text);
   const absl::StatusOr<Position> played = PlayMoveTexts(*start, moves);
   if (!played.ok()) {
     // The reason is the whole sequence's ("move K of N: ..."); the index is the first move
@@ -135,10 +139,8 @@ Json CourseGame(absl::string_view recording) {
 
 std::string CourseRecordingAnswer(absl::string_view moves_text, const char* first,
                                   const char* second) {
-  const std::vector<absl::string_view> moves =
-      absl::StrSplit(moves_text, absl::ByAnyChar(" \t\r\n"), absl::SkipEmpty());
-  const absl::StatusOr<std::string> recording =
-      WriteCourseRecording(moves, {first ? first : "first", second ? second : "second"});
+  const absl::StatusOr<std::string> recording = WriteCourseRecording(
+      MoveWords(moves_text), {first ? first : "first", second ? second : "second"});
   if (!recording.ok()) {
     return DumpJson({{"ok", false}, {"error", std::string(recording.status().message())}});
   }
