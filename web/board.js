@@ -202,16 +202,14 @@ class Board {
   arrowElements(arrows, side) {
     const ordered = arrows.map((arrow, k) => [arrow, k])
         .sort(([a, i], [b, j]) => (b.rank ?? 0) - (a.rank ?? 0) || i - j).map(([a]) => a);
+    const cells = ordered.map((arrow) => parseMove(arrow.move).cell);
     const onCell = new Map();
-    for (const arrow of ordered) {
-      const {cell} = parseMove(arrow.move);
-      onCell.set(cell, (onCell.get(cell) ?? 0) + 1);
-    }
+    for (const cell of cells) onCell.set(cell, (onCell.get(cell) ?? 0) + 1);
     const seen = new Map();
     const lines = [];
     const heads = [];
-    for (const arrow of ordered) {
-      const {cell} = parseMove(arrow.move);
+    for (const [i, arrow] of ordered.entries()) {
+      const cell = cells[i];
       const k = seen.get(cell) ?? 0;
       seen.set(cell, k + 1);
       const spread = (k - (onCell.get(cell) - 1) / 2) * this.arrowSpread;

@@ -4,7 +4,7 @@
 
 import { Clock } from './clock.js';
 import { courseRecording, moveListText, readGames } from './formats.js';
-import { Game } from './game.js';
+import { Game, firstView } from './game.js';
 import { DEFAULT_LEVEL, LEVELS, levelLimits } from './levels.js';
 import {
   mountViews, renderClocks, renderPage, showCopied, showMessage, showSideChoice, showText,
@@ -120,9 +120,9 @@ export class App {
         while (this.turnAsked) {
           this.turnAsked = false;
           if (!this.engineToMove()) continue;
-          const players = this.players;
+          const players = this.human;  // a new object whenever the players change
           const { state, answer } = await this.searchMove(levelLimits(this.level, this.clock));
-          if (this.game.current !== state || this.players !== players) {
+          if (this.game.current !== state || this.human !== players) {
             this.turnAsked = true;
             this.render();
           } else {
@@ -301,7 +301,6 @@ export class App {
   setPlayers(side, level) {
     this.human = { first: side !== 'second', second: side !== 'first' };
     this.level = level;
-    this.players = { side, level };  // a new token: a move searched for the old is dropped
     this.board.setFlipped(this.human.second && !this.human.first);
     showSideChoice(side);
   }
@@ -431,9 +430,4 @@ export class App {
       this.message(error.message, 'error');
     }
   }
-}
-
-// The score (centipoints, the mover's view) from the first player's view.
-function firstView(score, side) {
-  return side === 'first' ? score : -score;
 }

@@ -1,6 +1,12 @@
 // A game on the page: where it starts, its moves, and the ply shown (a cursor into them).
 // Every position comes from the rules module; a move refused leaves the game as it was.
 
+// A score (centipoints, the mover's view, as the engine gives it) in the first player's view,
+// the view of the game's values.
+export function firstView(score, side) {
+  return side === 'first' ? score : -score;
+}
+
 // A move's text in the canonical case: the rules read "RC14", people type "rc14" too.
 const canonical = (move) => String(move).trim().toUpperCase();
 

@@ -3,6 +3,7 @@
 // move list, the engine's lines and the margin graph.
 
 import { DiverciteBoard } from '../board.js';
+import { firstView } from './game.js';
 import { MarginGraph } from './graph.js';
 
 const $ = (id) => document.getElementById(id);
@@ -208,11 +209,11 @@ export function showMessage(text, kind = 'info') {
 // result proven.
 function lineText(line, side) {
   if (line.score === undefined) return '…';
-  const sign = side === 'first' ? 1 : -1;
-  const score = sign * line.score;
+  const score = firstView(line.score, side);
   const points = `${score > 0 ? '+' : ''}${(score / 100).toFixed(2)}`;
   // A bound turns over with the view.
-  const bound = { lower: sign > 0 ? '≥' : '≤', upper: sign > 0 ? '≤' : '≥' }[line.bound] ?? '';
+  const turned = side !== 'first';
+  const bound = { lower: turned ? '≤' : '≥', upper: turned ? '≥' : '≤' }[line.bound] ?? '';
   const other = side === 'first' ? 'second' : 'first';
   const proven = { win: `proven: ${side} player wins`, loss: `proven: ${other} player wins`,
     draw: 'proven: a draw' }[line.proven] ?? (line.proven ? `proven ${line.proven}` : '');

@@ -27,8 +27,7 @@ from typing import Optional
 from . import config
 
 FORMAT = 1  # backup.json's "format": what restore reads
-SQLITE_FILE = "database.sqlite3"
-POSTGRESQL_FILE = "database.pgdump"
+DATABASE_FILES = {"sqlite": "database.sqlite3", "postgresql": "database.pgdump"}  # by kind
 FOLDERS = ("agents", "analyses")
 
 
@@ -41,11 +40,11 @@ def create(arena: config.Config, database: dict, out: Path) -> dict:
     with tempfile.TemporaryDirectory(prefix="divercite_backup_", dir=out.parent) as work:
         work = Path(work)
         began = time.time()
-        if database["ENGINE"].endswith("postgresql"):
-            kind, name = "postgresql", POSTGRESQL_FILE
+        kind = "postgresql" if database["ENGINE"].endswith("postgresql") else "sqlite"
+        name = DATABASE_FILES[kind]
+        if kind == "postgresql":
             _pg_dump(database, work / name)
         else:
-            kind, name = "sqlite", SQLITE_FILE
             _sqlite_backup(Path(database["NAME"]), work / name)
         summary = {"format": FORMAT, "database": kind, "file": name,
                    "taken": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(began))}
@@ -76,8 +75,8 @@ def restore(archive_path: Path, folder: Path, database: Optional[str]) -> config
     with archive, tempfile.TemporaryDirectory(prefix="divercite_restore_") as work:
         work = Path(work)
         for member in archive.getmembers():
-            if member.name.startswith(("/", "..")) or ".." in Path(member.name).parts or \
-                    not (member.isfile() or member.isdir()):
+            path = Path(member.name)
+            if path.is_absolute() or ".." in path.parts or not (member.isfile() or member.isdir()):
                 raise config.ArenaError(f"{archive_path}: not a backup (its entry "
                                         f"{member.name!r})")
         archive.extractall(work)
@@ -89,6 +88,10 @@ def restore(archive_path: Path, folder: Path, database: Optional[str]) -> config
         if summary.get("format") != FORMAT:
             raise config.ArenaError(f"{archive_path}: a backup of format "
                                     f"{summary.get('format')}, this arena reads {FORMAT}")
+        if summary.get("database") not in DATABASE_FILES:
+            raise config.ArenaError(f"{archive_path}: not a backup (its database "
+                                    f"{summary.get('database')!r})")
+        dump = work / DATABASE_FILES[summary["database"]]  # its name from its kind alone
         if summary["database"] == "postgresql":
             if not database:
                 raise config.ArenaError("the backup holds a PostgreSQL database: give the "
@@ -112,9 +115,9 @@ def restore(archive_path: Path, folder: Path, database: Optional[str]) -> config
             settings["database"] = database
             arena = config.Config(folder=folder.resolve(), **settings)
             if summary["database"] == "postgresql":
-                _pg_restore(database, work / summary["file"])
+                _pg_restore(database, dump)
             else:
-                shutil.copy(work / summary["file"], arena.sqlite)
+                shutil.copy(dump, arena.sqlite)
             arena.save()  # last: a folder without arena.json is no arena
         except BaseException:
             # Nothing half-restored is left: the folder as it was (absent, or empty).
