@@ -254,6 +254,7 @@ const std::vector<Flag>& Flags() {
       {"-tournament", Arity::kOne, ApplyTournament},
       {"-startuptimeout", Arity::kOne, ApplyStartupTimeout},
       {"-log", Arity::kUntilNextFlag, ApplyLog},
+      {"-live", Arity::kOne, SetString(&MatchSettings::live_path)},
       {"-adjudicate", Arity::kUntilNextFlag, ApplyAdjudicate},
       {"-shard", Arity::kOne, ApplyShard},
       {"-merge", Arity::kUntilNextFlag, ApplyMerge},
@@ -283,6 +284,10 @@ absl::Status Complete(ParsedArgs& parsed) {
   if (settings.shard && !settings.merge_files.empty()) {
     return absl::InvalidArgumentError(
         "-shard plays a part of a match, -merge reports on played ones: not both");
+  }
+  if (!settings.live_path.empty() && !settings.merge_files.empty()) {
+    return absl::InvalidArgumentError(
+        "-live follows the games being played, -merge plays none: not both");
   }
   if (settings.sprt && settings.engines.size() != 2)
     return absl::InvalidArgumentError("-sprt needs exactly two engines");
@@ -341,8 +346,8 @@ std::string UsageText() {
                   [-games N] [-rounds N] [-repeat] [-concurrency N]
                   [-openings file=PATH [order=sequential|random] [start=N]
                    | -openings random plies=N [start=N]] [-seed N]
-                  [-records FILE.jsonl] [-text FILE] [-log file=FILE] [-ratinginterval N]
-                  [-html DIR] [-sprt elo0=E0 elo1=E1 alpha=A beta=B]
+                  [-records FILE.jsonl] [-text FILE] [-log file=FILE] [-live FILE]
+                  [-ratinginterval N] [-html DIR] [-sprt elo0=E0 elo1=E1 alpha=A beta=B]
                   [-tournament roundrobin|gauntlet] [-adjudicate exact plies=N]
                   [-startuptimeout SECONDS] [-stalltimeout SECONDS] [-maxmovetime SECONDS]
                   [-shard K/N]
@@ -366,6 +371,9 @@ std::string UsageText() {
   N-th opening.
   -log file=F: every protocol line sent (>) and received (<), with a timestamp, the game and
   the engine.
+  -live FILE: the games as they go, one JSON line per event, appended and flushed at once:
+  "start" (players, start, opening, both clocks in ms, to_move), "move" (ply, move, ms,
+  both clocks after it, to_move), "end" (result, termination, reason, final).
   -adjudicate exact plies=N: once both engines reported the same exact score for N moves,
   the runner solves the position itself; if its solve agrees, the game ends with that
   result ({adjudication}); if not, it is played on. Off by default.

@@ -43,9 +43,16 @@ bool StoppedFromOutside(int exit_code) {
 
 constexpr absl::Duration kStopGrace = absl::Seconds(2);
 
-}  // namespace
+LiveClocks LiveClocksOf(const GameClock& clock) { return {clock.LeftMs(0), clock.LeftMs(1)}; }
 
-GameRecord PlayGame(const GameSetup& setup) {
+// Who moves in `position` for a -live line: 0 (p1), 1 (p2), none once the board is full.
+std::optional<int> LiveToMove(const Position& position) {
+  if (position.IsGameOver()) return std::nullopt;
+  return Index(position.SideToMove());
+}
+
+// The game, refereed: PlayGame without its -live "end" line.
+GameRecord PlayRefereed(const GameSetup& setup) {
   GameRecord record;
   EngineClient* engines[2] = {setup.first, setup.second};
   record.p1 = setup.first->config().name;
@@ -100,6 +107,10 @@ GameRecord PlayGame(const GameSetup& setup) {
   // For -adjudicate: each engine move's exact score, the first player's view.
   std::vector<std::optional<int>> exact_values;
   bool adjudicating = setup.adjudicate_plies > 0 && setup.solver != nullptr;
+  if (setup.live != nullptr) {
+    setup.live->GameStarted(setup.game, record, static_cast<int>(moves.size()), LiveClocksOf(clock),
+                            LiveToMove(position));
+  }
 
   while (!position.IsGameOver()) {
     const int p = Index(position.SideToMove());
@@ -128,6 +139,10 @@ GameRecord PlayGame(const GameSetup& setup) {
     const std::int64_t used_ms = absl::ToInt64Milliseconds(reply->elapsed);
     record.moves.push_back(
         {reply->bestmove, used_ms, reply->score_cp, reply->exact, reply->proven});
+    if (setup.live != nullptr) {
+      setup.live->MovePlayed(setup.game, static_cast<int>(moves.size()), reply->bestmove, used_ms,
+                             LiveClocksOf(clock), LiveToMove(position));
+    }
     if (!adjudicating || position.IsGameOver()) continue;
     exact_values.push_back(reply->exact && reply->score_cp
                                ? std::optional<int>(p == 0 ? *reply->score_cp : -*reply->score_cp)
@@ -150,6 +165,17 @@ GameRecord PlayGame(const GameSetup& setup) {
     return record;
   }
   return finish(-1, Termination::kNormal, "");
+}
+
+}  // namespace
+
+GameRecord PlayGame(const GameSetup& setup) {
+  GameRecord record = PlayRefereed(setup);
+  if (setup.live != nullptr) {
+    const int plies = static_cast<int>(setup.opening->moves.size() + record.moves.size());
+    setup.live->GameEnded(setup.game, record, plies);
+  }
+  return record;
 }
 
 }  // namespace divercite

@@ -8,6 +8,7 @@
 #include "absl/time/time.h"
 #include "tools/client/engine_client.h"
 #include "tools/match/adjudication.h"
+#include "tools/match/live_log.h"
 #include "tools/match/openings.h"
 #include "tools/match/time_control.h"
 #include "tools/records/game_record.h"
@@ -26,6 +27,9 @@ struct GameSetup {
   // -adjudicate exact plies=N: N (0: off), and the solver that confirms.
   int adjudicate_plies = 0;
   ExactSolver* solver = nullptr;
+  // -live: the game's events as it goes (live_log.h), under its number in the records.
+  LiveLog* live = nullptr;
+  int game = 0;
 };
 
 // Fills everything of the record but its schedule fields (game, round, pair, engines).

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "tools/client/engine_client.h"
 #include "tools/client/protocol_log.h"
+#include "tools/match/live_log.h"
 #include "tools/match/worker_pool.h"
 
 namespace divercite {
@@ -106,6 +107,12 @@ absl::Status MatchRunner::Run() {
     if (!opened.ok()) return opened.status();
     log = *std::move(opened);
   }
+  std::unique_ptr<LiveLog> live;
+  if (!settings_.live_path.empty()) {
+    absl::StatusOr<std::unique_ptr<LiveLog>> opened = LiveLog::Open(settings_.live_path);
+    if (!opened.ok()) return opened.status();
+    live = *std::move(opened);
+  }
   if (!pending->empty()) {
     if (absl::Status status = CheckEngineOptions(log.get()); !status.ok()) return status;
   }
@@ -125,9 +132,8 @@ absl::Status MatchRunner::Run() {
     go_on = !SprtDecided();
   }
   if (go_on) {
-    WorkerPool(settings_, openings_, log.get()).Play(*pending, [this](const GameRecord& record) {
-      return Finish(record);
-    });
+    WorkerPool(settings_, openings_, log.get(), live.get())
+        .Play(*pending, [this](const GameRecord& record) { return Finish(record); });
   }
   std::lock_guard<std::mutex> lock(mutex_);
   reporter_.Statistics(finished_);

@@ -1,11 +1,11 @@
 // Runs a match (two engines), a round robin or a gauntlet by tying its parts together: the
 // openings (openings.h), the schedule (scheduler.h) or a shard of it (-shard K/N), the
 // records file (each finished game appended at once and flushed; a run started again resumes
-// from it), the worker pool that plays the games (worker_pool.h), the protocol log (-log),
-// the reporter (reporter.h), and the report page (-html, match_report.h: rewritten after each
-// game and, over every game in the records, at the end). Before the first game, an engine's refused
-// option stops the run. Stops early on an SPRT decision, but for a shard, whose part alone decides
-// nothing.
+// from it), the worker pool that plays the games (worker_pool.h), the protocol log (-log), the
+// live file (-live, live_log.h), the reporter (reporter.h), and the report page (-html,
+// match_report.h: rewritten after each game and, over every game in the records, at the end).
+// Before the first game, an engine's refused option stops the run. Stops early on an SPRT
+// decision, but for a shard, whose part alone decides nothing.
 #ifndef DIVERCITE_TOOLS_MATCH_MATCH_RUNNER_H_
 #define DIVERCITE_TOOLS_MATCH_MATCH_RUNNER_H_
 

@@ -39,6 +39,7 @@ struct MatchSettings {
   std::string text_path;
   std::string html_dir;     // -html DIR: the match report (match_report.h)
   std::string log_path;     // -log file=F: every protocol line, per engine and game
+  std::string live_path;    // -live F: the games as they go, a JSON line per event (live_log.h)
   int rating_interval = 0;  // print the statistics every N games (0: at the end only)
   std::optional<SprtParameters> sprt;
   Tournament tournament = Tournament::kMatch;

@@ -126,4 +126,9 @@ std::optional<std::string> GameClock::Charge(int side, absl::Duration elapsed,
   return std::nullopt;
 }
 
+std::optional<std::int64_t> GameClock::LeftMs(int side) const {
+  if (time_controls_[side].kind != TimeControl::Kind::kClock) return std::nullopt;
+  return clock_ms_[side];
+}
+
 }  // namespace divercite

@@ -49,6 +49,10 @@ class GameClock {
   // the side lost on time, if it did; otherwise a game clock also gains its increment.
   std::optional<std::string> Charge(int side, absl::Duration elapsed, absl::string_view name);
 
+  // The time left on `side`'s game clock (ms; negative once overrun), or none for a side
+  // without one (st=, depth=, nodes=, tc=inf).
+  std::optional<std::int64_t> LeftMs(int side) const;
+
  private:
   std::array<TimeControl, 2> time_controls_;
   absl::Duration max_move_time_;

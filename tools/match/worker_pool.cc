@@ -11,8 +11,8 @@
 namespace divercite {
 
 WorkerPool::WorkerPool(const MatchSettings& settings, const std::vector<Opening>& openings,
-                       ProtocolLog* log)
-    : settings_(settings), openings_(openings), log_(log) {}
+                       ProtocolLog* log, LiveLog* live)
+    : settings_(settings), openings_(openings), log_(log), live_(live) {}
 
 void WorkerPool::Play(const std::vector<ScheduledGame>& games, const GameFinished& finished) {
   next_ = 0;
@@ -43,7 +43,9 @@ void WorkerPool::Work(const std::vector<ScheduledGame>& games, const GameFinishe
                     settings_.max_move_time,
                     settings_.StartupTimeout(),
                     settings_.adjudicate_plies,
-                    solver.get()};
+                    solver.get(),
+                    live_,
+                    game.game};
     GameRecord record = PlayGame(setup);
     record.game = game.game;
     record.round = game.round;
