@@ -67,13 +67,35 @@ def run_master(player_files, folder, record=False, timeout=120):
     return log
 
 
+# seahorse 1.1.3 writes a recording (`-r`) when its StateRecorder's socket.io client sees its
+# connection end, and ends a game by cancelling every asyncio task in the order of a set of
+# tasks, that is of their memory addresses. If the recorder's own read loop is cancelled
+# before the server's handler of its connection, the close never reaches it and no file is
+# written, the game otherwise fine. Which order comes is fixed by what the process imported
+# before: with Debian's python3-gunicorn installed (aiohttp imports it, for its gunicorn
+# worker, whenever it is importable) no recording is ever written here, and importing
+# tkinter or statistics as well turns it back. So the master runs through this bootstrap,
+# the course's files untouched: it hands seahorse the tasks with the clients' loops last, so
+# that every connection is closed by the server's side first, as in the runs that record.
+_LISTENERS_LAST = """
+import asyncio, os, runpy, sys
+all_tasks = asyncio.all_tasks
+asyncio.all_tasks = lambda loop=None: sorted(all_tasks(loop), key=lambda task: getattr(
+    task.get_coro(), "__qualname__", "").startswith("AsyncClient."))
+sys.argv = sys.argv[1:]
+sys.path[0] = os.path.dirname(os.path.abspath(sys.argv[0]))  # as for the script itself
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
 def _run_master_on(port, player_files, folder, record, timeout):
     # The course's seahorse, then ours (the divercite package, for the agents that use it).
     import divercite
     path = [str(COURSE_DIR / "seahorse"), str(Path(divercite.__file__).resolve().parents[1])]
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=os.pathsep.join(path))
-    command = [sys.executable, str(MAIN), "-t", "local", "-g", "-l", "INFO",
-               "-p", str(port)] + (["-r"] if record else []) + [str(p) for p in player_files]
+    command = [sys.executable, "-c", _LISTENERS_LAST, str(MAIN), "-t", "local", "-g", "-l",
+               "INFO", "-p", str(port)] + (["-r"] if record else []) + \
+        [str(p) for p in player_files]
     log_path = Path(folder) / "master.log"
     with open(log_path, "w") as log:
         process = subprocess.Popen(command, cwd=folder, env=env, stdout=log,
