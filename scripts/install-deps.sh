@@ -20,7 +20,8 @@
 #            for a Python without it) and ccache, which makes its second build cheap
 #   arena    + the class's arena (divercite.arena, scripts/arena.sh): the Python package's
 #            tier, Django (Debian's LTS), the sandbox's bubblewrap and libseccomp binding,
-#            and PostgreSQL with its Python driver (an arena's database may be one)
+#            PostgreSQL with its Python driver (an arena's database may be one), and for
+#            `serve --production` gunicorn and WhiteNoise
 #   shards   the shard tests' cluster: Slurm, munge, GNU parallel
 #   plots    pictures of matches and analyses: matplotlib
 #   clang    Debian's Clang, which scripts/check-levels.sh compiles with too
@@ -40,9 +41,9 @@ tests=("${tools[@]}" "${python[@]}" libgtest-dev libbenchmark-dev clang-format f
   python3 python3-loguru python3-socketio python3-aiohttp python3-nest-asyncio python3-colorama
   python3-numpy chromium chromium-driver python3-selenium libjs-jquery bubblewrap python3-seccomp
   python3-venv python3-setuptools python3-wheel python3-wheel-whl ccache python3-django
-  postgresql python3-psycopg2)
+  postgresql python3-psycopg2 gunicorn python3-gunicorn python3-whitenoise)
 arena=("${tools[@]}" "${python[@]}" python3-django bubblewrap python3-seccomp postgresql
-  python3-psycopg2)
+  python3-psycopg2 gunicorn python3-gunicorn python3-whitenoise)
 shards=(slurm-wlm munge parallel)
 plots=(python3 python3-matplotlib)
 clang=(clang)

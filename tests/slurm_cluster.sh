@@ -12,6 +12,7 @@
 # It needs log(), fail() and need() of tests/script_support.sh, sourced first.
 
 slurm_pids=()
+slurm_daemon_pids=() # the daemons being started
 
 slurm_need_root_and_packages() {
   need "slurm-wlm munge" slurmctld slurmd sbatch squeue scancel scontrol munged munge
@@ -22,7 +23,7 @@ slurm_need_root_and_packages() {
 }
 
 slurm_cluster_start() {
-  local cluster=$1 ctld_port slurmd_port host
+  local cluster=$1
   mkdir -p "$cluster"/{munge,state,spool,log}
   chmod 700 "$cluster/munge"
   dd if=/dev/urandom of="$cluster/munge/munge.key" bs=1024 count=1 2>/dev/null
@@ -36,7 +37,23 @@ slurm_cluster_start() {
   munge -S "$cluster/munge/socket" -n | unmunge -S "$cluster/munge/socket" >/dev/null ||
     fail "munged does not answer"
 
-  # Two free ports: bound to port 0, then released for the daemons.
+  # Another process may take a port between its choice and the daemons' start (tests run
+  # beside each other): the daemons are then started again on two new ones.
+  local attempt
+  for attempt in 1 2 3; do
+    slurm_daemons_start "$cluster" && return 0
+    log "Slurm's daemons did not come up (attempt $attempt):" \
+      "$(tail -n 1 "$cluster/log/slurmctld.out" 2>/dev/null)"
+    slurm_daemons_stop
+  done
+  fail "the node did not come up: $(tail -n 3 "$cluster"/log/slurm*.out)"
+}
+
+# Starts slurmctld and slurmd on two free ports (bound to port 0, then released for them);
+# status 1 unless the node is idle within 30 s. A `sinfo` waits at most 5 s for an absent
+# controller.
+slurm_daemons_start() {
+  local cluster=$1 ctld_port slurmd_port host deadline
   read -r ctld_port slurmd_port < <(python3 -c 'import socket
 s = [socket.socket() for _ in range(2)]
 for x in s: x.bind(("127.0.0.1", 0))
@@ -76,18 +93,35 @@ PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
   export SLURM_CONF=$cluster/slurm.conf
   slurmctld -D -c -f "$SLURM_CONF" >"$cluster/log/slurmctld.out" 2>&1 &
-  slurm_pids+=($!)
+  slurm_daemon_pids=($!)
   slurmd -D -f "$SLURM_CONF" >"$cluster/log/slurmd.out" 2>&1 &
-  slurm_pids+=($!)
-  for _ in $(seq 100); do
-    sinfo -h -o %T 2>/dev/null | grep -q idle && break
+  slurm_daemon_pids+=($!)
+  deadline=$((SECONDS + 30))
+  while [ $SECONDS -lt $deadline ]; do
+    kill -0 "${slurm_daemon_pids[0]}" 2>/dev/null || return 1 # slurmctld gave up
+    if timeout 5 sinfo -h -o %T 2>/dev/null | grep -q idle; then
+      slurm_pids+=("${slurm_daemon_pids[@]}")
+      slurm_daemon_pids=()
+      log "single-node Slurm cluster up: $(sinfo -h -o '%P %D %c %T')"
+      return 0
+    fi
     sleep 0.2
   done
-  sinfo -h -o %T 2>/dev/null | grep -q idle || fail "the node did not come up"
-  log "single-node Slurm cluster up: $(sinfo -h -o '%P %D %c %T')"
+  return 1
+}
+
+slurm_daemons_stop() {
+  local pid
+  for pid in "${slurm_daemon_pids[@]}"; do
+    kill "$pid" 2>/dev/null || continue
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+  done
+  slurm_daemon_pids=()
 }
 
 slurm_cluster_stop() {
+  slurm_daemons_stop # a start cut short
   if [ -n "${SLURM_CONF:-}" ] && [ ${#slurm_pids[@]} -gt 0 ]; then
     scancel --quiet --user="$(id -un)" 2>/dev/null || true  # this cluster's jobs only
     for _ in $(seq 50); do squeue -h 2>/dev/null | grep -q . || break; sleep 0.2; done

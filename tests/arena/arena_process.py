@@ -25,20 +25,22 @@ PROGRAMS = {"DIVERCITE_MATCH": "divercite-match", "DIVERCITE_ENGINE": "divercite
             "DIVERCITE_ANALYZE": "divercite-analyze"}
 
 
-def environment() -> dict:
+def environment(**more) -> dict:
     programs = {variable: os.environ.get(variable) or str(REPO / "build" / "bin" / name)
                 for variable, name in PROGRAMS.items()}
     # A crash of the arena (a signal in its C code) shows every thread's Python stack.
-    return package_environment(PYTHONFAULTHANDLER="1", **programs)
+    return package_environment(PYTHONFAULTHANDLER="1", **programs, **more)
 
 
 def arena_command(*words) -> List[str]:
     return [sys.executable, "-m", "divercite.arena", *map(str, words)]
 
 
-def init(folder: Path, tc: float = 5) -> str:
-    """Creates the arena; the administrator's password."""
-    result = subprocess.run(arena_command("init", folder, "--tc", tc, "--course", COURSE),
+def init(folder: Path, tc: float = 5, database: Optional[str] = None) -> str:
+    """Creates the arena (its database SQLite, or the PostgreSQL `database` URL); the
+    administrator's password."""
+    words = ["--database", database] if database else []
+    result = subprocess.run(arena_command("init", folder, "--tc", tc, "--course", COURSE, *words),
                             capture_output=True, text=True, env=environment(), timeout=120)
     if result.returncode != 0:
         raise RuntimeError(f"divercite-arena init failed: {result.stderr}")
@@ -54,35 +56,56 @@ def add_teams(folder: Path, *names) -> Dict[str, str]:
     return dict(line.split(" ", 1) for line in result.stdout.splitlines())
 
 
+class OutputLines:
+    """A child's output read as it comes, its last lines kept (for a failure's message); the
+    first match of `started` is the address it prints once it is up."""
+
+    def __init__(self, process: subprocess.Popen, what: str, started: re.Pattern):
+        self.what = what
+        self.lines: List[str] = []
+        self.found: Optional[str] = None
+        self.started = threading.Event()
+
+        def read():
+            for line in process.stdout:
+                self.lines = self.lines[-400:] + [line.rstrip("\n")]
+                match = started.search(line)
+                if match and self.found is None:
+                    self.found = match.group(1) if match.groups() else match.group(0)
+                    self.started.set()
+            self.started.set()
+        self.reader = threading.Thread(target=read, daemon=True)
+        self.reader.start()
+
+    def wait_for_start(self, seconds: float, kill) -> str:
+        if not self.started.wait(seconds) or self.found is None:
+            kill()
+            raise RuntimeError(f"{self.what} did not start: " + "\n".join(self.lines[-20:]))
+        return self.found
+
+    def tail(self, count: int = 40) -> str:
+        return "\n".join(self.lines[-count:])
+
+    def __contains__(self, text: str) -> bool:
+        return any(text in line for line in self.lines)
+
+
 class Server:
     """`divercite-arena serve DIR --port 0`: started, its address read from what it prints;
     its output kept (the last lines, for a failure's message)."""
 
-    def __init__(self, folder: Path, workers: int = 1):
+    def __init__(self, folder: Path, workers: int = 1, port: int = 0, extra=()):
         self.process = subprocess.Popen(
-            arena_command("serve", folder, "--port", 0, "--workers", workers),
+            arena_command("serve", folder, "--port", port, "--workers", workers, *extra),
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
             env=environment())
-        self.lines: List[str] = []
-        self.address: Optional[str] = None
-        started = threading.Event()
-
-        def read():
-            for line in self.process.stdout:
-                self.lines = self.lines[-400:] + [line.rstrip("\n")]
-                found = re.search(r"The arena is at (http://\S+/)", line)
-                if found:
-                    self.address = found.group(1)
-                    started.set()
-            started.set()
-        self.reader = threading.Thread(target=read, daemon=True)
-        self.reader.start()
-        if not started.wait(120) or self.address is None:
-            self.kill()
-            raise RuntimeError("the arena did not start: " + "\n".join(self.lines[-20:]))
+        self.lines = OutputLines(self.process, "the arena",
+                                 re.compile(r"The arena is at (http://\S+/)"))
+        self.reader = self.lines.reader
+        self.address = self.lines.wait_for_start(120, self.kill)
 
     def output(self) -> str:
-        return "\n".join(self.lines[-40:])
+        return self.lines.tail()
 
     def stop(self, timeout: float = 30) -> int:
         self.process.send_signal(signal.SIGTERM)
@@ -108,7 +131,9 @@ class Server:
     def request(self, path: str, token: Optional[str] = None, data: Optional[bytes] = None,
                 content_type: Optional[str] = None):
         """(status, body bytes) of a request to the arena."""
-        headers = {}
+        # serve --production redirects plain HTTP to https://: these come as through its
+        # HTTPS proxy (the built-in server ignores the header).
+        headers = {"X-Forwarded-Proto": "https"}
         if token:
             headers["Authorization"] = f"Token {token}"
         if content_type:
@@ -158,3 +183,41 @@ def poll(condition, seconds: float, what: str, interval: float = 0.5):
         if time.monotonic() > deadline:
             raise AssertionError(f"not within {seconds} s: {what}")
         time.sleep(interval)
+
+
+def add_worker_token(folder: Path, name: str) -> str:
+    """A new worker token's secret."""
+    result = subprocess.run(arena_command("worker-token", "add", folder, name),
+                            capture_output=True, text=True, env=environment(), timeout=120)
+    if result.returncode != 0:
+        raise RuntimeError(f"divercite-arena worker-token add failed: {result.stderr}")
+    return result.stdout.split()[1]
+
+
+class Worker:
+    """`divercite-arena worker URL --workers N` on this machine, its output kept; its token in
+    the environment (as the Slurm jobs pass it), its versions' files in `folder`."""
+
+    def __init__(self, url: str, token: str, folder: Path, workers: int = 1):
+        self.folder = folder
+        self.process = subprocess.Popen(
+            arena_command("worker", url, "--workers", workers, "--folder", folder,
+                          "--course", COURSE),
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
+            env=environment(DIVERCITE_ARENA_WORKER_TOKEN=token))
+        self.lines = OutputLines(self.process, "the worker", re.compile(r"playing the games"))
+        self.lines.wait_for_start(60, self.kill)
+
+    def output(self) -> str:
+        return self.lines.tail()
+
+    def stop(self, timeout: float = 60) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        code = self.process.wait(timeout)
+        self.lines.reader.join(10)
+        return code
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait()
+        self.lines.reader.join(10)

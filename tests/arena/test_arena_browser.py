@@ -12,8 +12,12 @@ ready once its check game is played; a finished game's page draws the board and 
 game with the keys (Home: the empty board; → three times: 3 pieces; ←; End: every move), the
 ply and the highlighted move following; at a phone's width (390 x 844, mobile) no page is
 wider than the screen (wide tables scroll inside their own box), the board fits, the replay's
-buttons are 44 px tall and work; the review page of one of the team's lost games is opened
-too if one was analysed by then (how soon depends on the ladder's draws: not waited for);
+buttons are 44 px tall and work; a game being played (claimed by this test as a remote worker
+does, its live lines, tests/data/live_game.jsonl, sent with its heartbeats) followed on its
+page at a phone's width: its moves as they come, the newest shown, the mover's clock ticking
+down, until its result is posted and the page turns into the replay; the review page of one
+of the team's lost games is opened too if one was analysed by then (how soon depends on the
+ladder's draws: not waited for);
 every request the browser made stayed on the arena's address (or data:/blob:); the browser
 logged no error, no uncaught exception, no failed load.
 Screenshots (the phone's of the whole page) in --out.
@@ -30,9 +34,10 @@ import shutil
 import sys
 import tempfile
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
-from arena_process import Server, add_teams, init, poll
+from arena_process import Server, add_teams, add_worker_token, init, poll
 from arena_support import COURSE, REPO
 
 sys.path.insert(0, str(REPO / "tests" / "browser"))
@@ -260,6 +265,84 @@ def phone(page: ArenaPage, server: Server, game_url: str, out: Path):
     page.clear_viewport()
 
 
+LIVE_LINES = (REPO / "tests" / "data" / "live_game.jsonl").read_text().splitlines()
+LIVE_RECORD = json.loads((REPO / "tests" / "data" / "live_game_record.jsonl").read_text())
+
+
+def as_if_now(lines) -> str:
+    """Live lines as if written now, each clock a minute longer: the mover's clock runs on
+    the page for a minute yet."""
+    now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    events = [json.loads(line) for line in lines]
+    for event in events:
+        event["time"] = now
+        if "clocks" in event:
+            event["clocks"] = [ms + 60000 for ms in event["clocks"]]
+    return "".join(json.dumps(event) + "\n" for event in events)
+
+
+def live(page: ArenaPage, server: Server, folder: Path, out: Path):
+    """A game being played, at a phone's width: this test claims a game as a remote worker
+    does and sends a real game's live lines with its heartbeats, then its record."""
+    token = add_worker_token(folder, "live-check")
+
+    def post(path: str, fields: dict):
+        status, body = server.request(path, token, json.dumps(fields).encode(),
+                                      "application/json")
+        return status, json.loads(body or b"{}")
+
+    status, claimed = post("/api/worker/claim", {"worker": "live"})
+    check(status == 200, f"a game claimed to be played live ({status})")
+    game, claim = claimed["game"], claimed["claim"]
+
+    def heartbeat(lines):
+        status, _ = post(f"/api/worker/games/{game}/heartbeat",
+                         {"claim": claim, "live": as_if_now(lines)})
+        check(status == 200, f"a heartbeat with {len(lines)} live lines ({status})")
+
+    def shows(expression: str, what: str, timeout: float = 10):
+        try:
+            page.wait_for(expression, timeout, what)
+            check(True, what)
+        except RuntimeError:
+            check(False, f"{what}: {page.evaluate(expression)!r}")
+
+    opening = len(LIVE_RECORD["opening"].split())
+    moves = "document.querySelectorAll('#moves button.move').length"
+    pieces = "document.querySelectorAll('#board .piece').length"
+    heartbeat(LIVE_LINES[:6])  # the start, five moves
+    width, height = PHONE
+    page.set_viewport(width, height, scale=2, mobile=True)
+    page.go(f"{server.address}games/{game}/")
+    shows(f"{moves} === {opening + 5} && {pieces} === {opening + 5} && "
+          f"document.getElementById('ply').textContent === '{opening + 5} / {opening + 5}'",
+          "live: the moves so far, the newest board shown")
+    shows("document.getElementById('live-status').textContent.includes('to move')",
+          "live: who moves is said")
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    board = page.evaluate("(r => [r.left, r.right])"
+                          "(document.querySelector('#board svg').getBoundingClientRect())")
+    check(wide <= width + 1 and board[0] >= 0 and board[1] <= width,
+          f"phone: the live page is {wide} px wide, the board within it ({board})")
+    mover = 0 if json.loads(LIVE_LINES[5])["to_move"] == "p1" else 1
+    clock = f"document.querySelector('.time[data-side=\"{mover}\"]').textContent"
+    other = f"document.querySelector('.time[data-side=\"{1 - mover}\"]').textContent"
+    before = page.evaluate(f"[{clock}, {other}]")
+    shows(f"{clock} !== {before[0]!r} && {other} === {before[1]!r} && document.querySelector("
+          f"'.clock[data-side=\"{mover}\"]').classList.contains('running')",
+          f"live: the mover's clock ticks down from {before[0]}, the other stays")
+    heartbeat(LIVE_LINES[6:12])
+    shows(f"{moves} === {opening + 11} && {pieces} === {opening + 11}",
+          "live: the next moves appear within a few seconds, the newest shown")
+    page.screenshot(out / "phone-live.png")
+    record = dict(LIVE_RECORD, p1=claimed["seats"][0]["name"], p2=claimed["seats"][1]["name"])
+    status, _ = post(f"/api/worker/games/{game}/result", {"claim": claim, "record": record})
+    check(status == 200, f"the live game's result posted ({status})")
+    shows("document.getElementById('replay-data') !== null && "
+          "document.readyState === 'complete'", "live: the page turns into the replay")
+    page.clear_viewport()
+
+
 def analysis(page: ArenaPage, server: Server, out: Path):
     """The review page of one of alpha's lost games, if one was analysed by now (only if:
     how soon one is depends on the ladder's draws)."""
@@ -274,12 +357,13 @@ def analysis(page: ArenaPage, server: Server, out: Path):
     print("skip  no game of alpha analysed yet: its review page not opened", flush=True)
 
 
-def session(server: Server, token: str, agent: Path, out: Path):
+def session(server: Server, folder: Path, token: str, agent: Path, out: Path):
     with open_page(page_class=ArenaPage) as page:
         standings(page, server, out)
         log_in_and_upload(page, server, token, agent, out)
         game_url = replay(page, server, out)
         phone(page, server, game_url, out)
+        live(page, server, folder, out)
         analysis(page, server, out)
         origin = server.address.rstrip("/")
         requests = page.requests()
@@ -312,7 +396,7 @@ def main() -> int:
         # Some games of the house opponents first: the table has ratings to sort.
         poll(lambda: sum(g["result"] is not None for g in server.json("/api/games")["games"])
              >= 3, 180, "three games played")
-        session(server, token, agent, arguments.out)
+        session(server, folder, token, agent, arguments.out)
         check(server.stop(timeout=20) == 0, "the arena stops cleanly on SIGTERM")
     except Exception as error:  # noqa: BLE001 - reported as a failure with the arena's output
         check(False, f"{type(error).__name__}: {error}")

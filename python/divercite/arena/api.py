@@ -1,25 +1,33 @@
 """The HTTP API: JSON in and out; `Authorization: Token TOKEN` where a team acts.
 
     POST /api/agents             multipart field `file`     201 {"version", "status"} | 400
+                                 | 429 over the team's uploads an hour, with Retry-After
     GET  /api/agents/ID          the team's own version     {"version", "team", "status", "reason"}
     GET  /api/standings                                     {"standings": [...]}
     GET  /api/games[?team=NAME]  newest first               {"games": [...]}
     GET  /api/games/ID/record    the runner's JSON line
+    GET  /api/games/ID/live      a game being played       {"status", "plies", "clocks", ...}
     POST /api/challenges         {"opponent", "games"}      201 {"challenge", "games", "quota_left"}
+    GET  /api/tournaments        the final tournaments      {"tournaments": [...]}
+    GET  /api/tournaments/ID     its progress, standings    {"id", "name", ..., "standings"}
+    GET  /api/tournaments/ID/csv the staff's only (403)     text/csv, for grading
 
 Errors are JSON too: {"error": REASON} with 400 (a request refused), 401 (no valid token),
-404, 405."""
+404, 405, 429 (too many uploads: `Retry-After` says in how many seconds the next is taken)."""
 
 from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.db.models import Q
 from django.http import HttpResponse, JsonResponse
+from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
-from . import standings, teams
-from .models import Entry, Game, Version
+from . import live, standings, teams, tournament
+from .models import Entry, Game, Tournament, Version
 from .uploads import UploadError, check_size
 
 
@@ -27,7 +35,7 @@ def error(status: int, reason: str) -> JsonResponse:
     return JsonResponse({"error": reason}, status=status)
 
 
-def _token(request) -> str:
+def token_of(request) -> str:
     header = request.headers.get("Authorization", "")
     kind, _, token = header.partition(" ")
     return token.strip() if kind == "Token" else ""
@@ -36,7 +44,7 @@ def _token(request) -> str:
 def requester(request):
     """The team acting: by its token, else by its session on the pages (GET only: a session
     POST goes through the pages' forms, which CSRF protects)."""
-    token = _token(request)
+    token = token_of(request)
     if token:
         return teams.team_of_token(token)
     if request.method == "GET" and request.user.is_authenticated:
@@ -66,7 +74,12 @@ def agents(request):
     if sent is None:
         return error(400, "no file: send the agent as the multipart field `file`")
     try:
-        version = teams.upload(team, sent.name, read_sent(sent))
+        version = teams.upload(team, sent.name, read_sent(sent),
+                               per_hour=settings.ARENA.upload_limit_per_hour)
+    except teams.UploadLimited as limited:
+        answer = error(429, str(limited))
+        answer["Retry-After"] = str(limited.retry_after)
+        return answer
     except UploadError as refused:
         return error(400, str(refused))
     return JsonResponse({"version": version.pk, "status": version.status}, status=201)
@@ -160,6 +173,32 @@ def game_record(request, pk: int):
     return HttpResponse(record + "\n", content_type="application/json")
 
 
+def live_json(game: Game, whole: bool = False) -> dict:
+    """A game as its page follows it: while it is played, what its live lines tell
+    (live.state: every ply with both clocks, the clocks as of the last line, who moves, that
+    line's time and the server's); once it is not, its status and page ("ended": it is done
+    or failed; the page reloads into the replay). `whole`: the end's reason unabridged."""
+    answer = {"id": game.pk, "status": game.status, "p1": game.p1.entry.name,
+              "p2": game.p2.entry.name, "page": reverse("arena:game", args=[game.pk]),
+              "ended": game.status in (Game.DONE, Game.FAILED)}
+    if game.status != Game.PLAYING:
+        answer["result"] = game.result if game.status == Game.DONE else None
+        return answer
+    shown = live.state(game.live, timezone.now())
+    if shown["end"] is not None:
+        shown["end"]["reason"] = shown_reason(shown["end"].get("reason") or "", whole)
+    answer.update((key, value) for key, value in shown.items() if key not in ("p1", "p2"))
+    return answer
+
+
+@only("GET")
+def game_live(request, pk: int):
+    game = Game.objects.select_related("p1__entry", "p2__entry").filter(pk=pk).first()
+    if game is None:
+        return error(404, f"no game {pk}")
+    return JsonResponse(live_json(game, involved(request, game)))
+
+
 @only("POST")
 def challenges(request):
     team = requester(request)
@@ -178,3 +217,31 @@ def challenges(request):
     team.refresh_from_db()
     return JsonResponse({"challenge": made.pk, "games": [game.pk for game in queued],
                          "quota_left": team.challenge_quota}, status=201)
+
+
+@only("GET")
+def tournaments(request):
+    return JsonResponse({"tournaments": [tournament.summary(made) for made in
+                                         Tournament.objects.all()]})
+
+
+@only("GET")
+def tournament_view(request, pk: int):
+    made = Tournament.objects.filter(pk=pk).first()
+    if made is None:
+        return error(404, f"no tournament {pk}")
+    return JsonResponse(tournament.to_api(made))
+
+
+@only("GET")
+def tournament_csv(request, pk: int):
+    """The standings for grading: the staff's only (logged in on the pages), although the
+    same numbers are public on the tournament's page and in its JSON."""
+    if not (request.user.is_authenticated and request.user.is_staff):
+        return error(403, "a tournament's CSV is the teaching staff's: log in as staff")
+    made = Tournament.objects.filter(pk=pk).first()
+    if made is None:
+        return error(404, f"no tournament {pk}")
+    answer = HttpResponse(tournament.csv_text(made), content_type="text/csv; charset=utf-8")
+    answer["Content-Disposition"] = f'attachment; filename="{tournament.csv_name(made)}"'
+    return answer

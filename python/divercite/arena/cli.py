@@ -1,5 +1,5 @@
-"""The command line: `divercite-arena init | team add | team list | upload | serve | backup |
-restore`."""
+"""The command line: `divercite-arena init | team add | team list | upload | audit | serve |
+backup | restore`. The administrator's actions here are recorded in the audit log (audit.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import secrets
 import sys
 from typing import List, Optional
 
-from . import config
+from . import cli_tournament, cli_workers, config, production
 
 DJANGO_MISSING = ("Django is not installed for this Python ({python}): on Debian or Ubuntu, "
                   "`sudo apt install python3-django` (for /usr/bin/python3); in a venv, "
@@ -52,11 +52,15 @@ def init(arguments) -> int:
 def team_add(arguments) -> int:
     setup(arguments.dir)
     from django.core.exceptions import ValidationError
+    from django.db import transaction
+    from . import audit
     from .teams import add_team
     status = 0
     for name in arguments.names:
         try:
-            entry, token = add_team(name)
+            with transaction.atomic():
+                entry, token = add_team(name)
+                audit.record(audit.COMMAND_LINE, "team add", entry.name)
         except ValidationError as error:
             reasons = "; ".join(f"{', '.join(messages)}" for messages in
                                 error.message_dict.values())
@@ -82,6 +86,8 @@ def team_list(arguments) -> int:
 
 def upload(arguments) -> int:
     setup(arguments.dir)
+    from django.db import transaction
+    from . import audit
     from .models import Entry
     from .teams import upload as upload_version
     from .uploads import UploadError
@@ -91,7 +97,10 @@ def upload(arguments) -> int:
                                 f"{arguments.dir})")
     path = config.Path(arguments.file)
     try:
-        version = upload_version(team, path.name, path.read_bytes())
+        with transaction.atomic():  # the administrator's: no limit an hour, but audited
+            version = upload_version(team, path.name, path.read_bytes())
+            audit.record(audit.COMMAND_LINE, "upload", team.name,
+                         f"version {version.number} (id {version.pk}) from {path.name}")
     except UploadError as refused:
         print(f"divercite-arena: {path} refused: {refused}", file=sys.stderr)
         return 1
@@ -99,10 +108,24 @@ def upload(arguments) -> int:
     return 0
 
 
+def audit_log(arguments) -> int:
+    setup(arguments.dir)
+    from .audit import shown
+    from .models import AuditEntry
+    entries = AuditEntry.objects.all()  # newest first
+    for entry in entries[:arguments.limit] if arguments.limit else entries:
+        print(shown(entry))
+    return 0
+
+
 def serve(arguments) -> int:
+    hosts = production.configure(arguments)  # before Django reads the settings
     setup(arguments.dir)
     from . import server
     workers = server.default_workers() if arguments.workers is None else arguments.workers
+    if hosts is not None:
+        return production.serve(arguments.host, arguments.port, workers,
+                                arguments.http_workers, hosts)
     return server.serve(arguments.host, arguments.port, workers)
 
 
@@ -168,12 +191,18 @@ def parser() -> argparse.ArgumentParser:
     uploaded.add_argument("team", metavar="TEAM")
     uploaded.add_argument("file", metavar="FILE", help="my_player.py or a .zip of its folder")
     uploaded.set_defaults(run=upload)
+    audited = commands.add_parser("audit", help="the administrator's actions, newest first")
+    audited.add_argument("dir", metavar="DIR")
+    audited.add_argument("--limit", type=non_negative, default=50, metavar="N",
+                         help="the newest N entries (default: 50; 0: all)")
+    audited.set_defaults(run=audit_log)
     served = commands.add_parser("serve", help="the pages, the API and the game workers")
     served.add_argument("dir", metavar="DIR")
     served.add_argument("--host", default="127.0.0.1")
     served.add_argument("--port", type=int, default=8000)
     served.add_argument("--workers", type=non_negative, metavar="N",
                         help="games played at once (default: the cores less one)")
+    production.add_arguments(served)
     served.set_defaults(run=serve)
     backed = commands.add_parser("backup", help="a copy of the arena, taken while it runs, "
                                  "as one .tar.gz")
@@ -186,6 +215,8 @@ def parser() -> argparse.ArgumentParser:
     restored.add_argument("--database", metavar="URL",
                           help="for a PostgreSQL backup: the empty database to load it into")
     restored.set_defaults(run=restore)
+    cli_workers.add_commands(commands)
+    cli_tournament.add_commands(commands)
     return main_parser
 
 

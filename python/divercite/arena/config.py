@@ -29,7 +29,16 @@ class Config:
     database: Optional[str] = None  # a URL; None: SQLite in the folder
     challenge_quota: int = 20  # challenge games a team may ask for, unless the admin sets more
     placement_games: int = 8  # a new version's games before matchmaking treats it as placed
+    # How long a remote worker holds its game without a heartbeat before the game goes to
+    # another (it sends one every quarter of it).
+    lease_seconds: float = 60.0
+    # Lost games analysed at once by serve (divercite-analyze, a core each): at class scale,
+    # games end faster than one analyst (6 s a game) keeps up with.
+    analysts: int = 1
     course: str = ""  # the course's Divercité folder (game_state_divercite.py), for the bridge
+    # Versions a team may upload in an hour (the API and the upload page; not the
+    # administrator's `divercite-arena upload`); 0: no limit. An arena.json without it: 12.
+    upload_limit_per_hour: int = 12
 
     @property
     def agents(self) -> Path:
@@ -159,4 +168,8 @@ def load(folder) -> Config:
     if unknown or "secret_key" not in values:
         raise ArenaError(f"{path}: not an arena's settings (unknown {sorted(unknown)} or no "
                          "secret_key)")
+    limit = values.get("upload_limit_per_hour", 0)
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+        raise ArenaError(f"{path}: upload_limit_per_hour {limit!r}: a whole number of "
+                         "uploads a team an hour, 0 for no limit")
     return Config(folder=folder, **values)

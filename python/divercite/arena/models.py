@@ -1,5 +1,6 @@
 """What an arena keeps: entries of the table (teams and house opponents), their versions,
-the games (the queue too: a game is queued, then played, then done) and the challenges."""
+the games (the queue too: a game is queued, then played, then done), the challenges, the
+final tournaments, the workers' tokens and the administrator's audit log."""
 
 import hashlib
 import re
@@ -87,16 +88,24 @@ class Game(models.Model):
     """A game: queued, then playing (claimed by a worker), then done (its record kept whole)
     or failed (the runner could not play it; its reason kept)."""
 
-    CHECK, LADDER, CHALLENGE = "check", "ladder", "challenge"
+    CHECK, LADDER, CHALLENGE, TOURNAMENT = "check", "ladder", "challenge", "tournament"
     QUEUED, PLAYING, DONE, FAILED = "queued", "playing", "done", "failed"
     p1 = models.ForeignKey(Version, related_name="games_first", on_delete=models.CASCADE)
     p2 = models.ForeignKey(Version, related_name="games_second", on_delete=models.CASCADE)
-    purpose = models.CharField(max_length=9, choices=[(p, p) for p in (CHECK, LADDER, CHALLENGE)])
+    purpose = models.CharField(max_length=10, choices=[
+        (p, p) for p in (CHECK, LADDER, CHALLENGE, TOURNAMENT)])
     challenge = models.ForeignKey(Challenge, null=True, blank=True, related_name="game_set",
                                   on_delete=models.SET_NULL)
+    tournament = models.ForeignKey("Tournament", null=True, blank=True, related_name="games",
+                                   on_delete=models.CASCADE)
     status = models.CharField(max_length=7, default=QUEUED, db_index=True,
                               choices=[(s, s) for s in (QUEUED, PLAYING, DONE, FAILED)])
-    worker = models.CharField(max_length=100, blank=True)
+    worker = models.CharField(max_length=100, blank=True)  # the claim: who plays it
+    # A remote worker's claim ends here unless renewed (its heartbeats); then the game is
+    # queued again. None for the games of serve's own workers (a restart requeues those).
+    lease_until = models.DateTimeField(null=True, blank=True)
+    # The game as it is played: the runner's -live lines (JSON, one a line), cleared when done.
+    live = models.TextField(blank=True)
     attempts = models.PositiveIntegerField(default=0)
     queued = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
@@ -109,7 +118,8 @@ class Game(models.Model):
     termination = models.CharField(max_length=20, blank=True)
     reason = models.TextField(blank=True)
     record = models.TextField(blank=True)  # divercite-match's JSON line
-    # The analysis of a team's lost game (divercite-analyze): "", pending, done, failed.
+    # The analysis of a team's lost game (divercite-analyze): "", pending, running, done,
+    # failed.
     analysis = models.CharField(max_length=7, blank=True)
     analysis_json = models.TextField(blank=True)
 
@@ -125,3 +135,67 @@ class Game(models.Model):
         if self.status != self.DONE or self.result not in ("1-0", "0-1"):
             return None
         return self.p2 if self.result == "1-0" else self.p1
+
+
+class Tournament(models.Model):
+    """A final tournament: one frozen version a team (its entries), a round robin of
+    `games_per_pair` games a pair at its own clock, played apart from the ladder."""
+
+    name = models.CharField(max_length=100, unique=True)
+    games_per_pair = models.PositiveIntegerField(default=2)
+    tc = models.FloatField(help_text="seconds a game, each player")
+    deadline = models.DateTimeField(null=True, blank=True,
+                                    help_text="versions uploaded after it were not taken")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self):
+        return self.name
+
+
+class TournamentEntry(models.Model):
+    """The version a team plays a tournament with, frozen when the tournament was named."""
+
+    tournament = models.ForeignKey(Tournament, related_name="entries", on_delete=models.CASCADE)
+    version = models.ForeignKey(Version, related_name="tournament_entries",
+                                on_delete=models.PROTECT)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "version"],
+                                               name="one_entry_a_version")]
+
+
+class WorkerToken(models.Model):
+    """A machine's right to claim and play games over HTTP (`divercite-arena worker`),
+    created and revoked by the administrator; the arena keeps only the token's digest."""
+
+    name = models.CharField(max_length=100, unique=True)
+    token_digest = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+    revoked = models.DateTimeField(null=True, blank=True)
+    last_seen = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class AuditEntry(models.Model):
+    """One action of the administrator's (on the command line or the admin pages)."""
+
+    when = models.DateTimeField(auto_now_add=True, db_index=True)
+    actor = models.CharField(max_length=150)  # the admin user, or "command line"
+    action = models.CharField(max_length=40)
+    target = models.CharField(max_length=200, blank=True)
+    detail = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-when", "-id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self):
+        return f"{self.when:%Y-%m-%d %H:%M:%S} {self.actor}: {self.action} {self.target}"

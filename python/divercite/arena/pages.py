@@ -1,4 +1,5 @@
-"""The pages: standings, a team's page, a game's replay, the upload form, a challenge."""
+"""The pages: standings, a team's page, a game's replay, the upload form, a challenge, the
+final tournaments' standings and games."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import _core
 from ..records import GameRecord
-from . import api, house, standings, teams
-from .models import Entry, Game
+from . import api, house, standings, teams, tournament
+from .models import Entry, Game, Tournament
 from .uploads import MAX_UPLOAD_BYTES, UploadError
 
 
@@ -26,14 +27,19 @@ def own_team(request):
 
 @require_GET
 def standings_page(request):
+    # The table and the lists of games are the same for everyone until stamp() changes: the
+    # templates keep them rendered under it ({% cache %}), and the querysets are then not run.
+    stamp = standings.stamp()
     return render(request, "arena/standings.html", {
-        "lines": standings.table(), "tc": settings.ARENA.tc, "house": house.HOUSE,
-        "recent": api.games_shown()[:20]})
+        "lines": standings.table(stamp), "tc": settings.ARENA.tc, "house": house.HOUSE,
+        "recent": api.games_shown()[:20], "tournaments": Tournament.objects.all(),
+        "stamp": stamp})
 
 
 @require_GET
 def games_page(request):
-    return render(request, "arena/games.html", {"games": api.games_shown()[:200]})
+    return render(request, "arena/games.html", {"games": api.games_shown()[:200],
+                                                "stamp": standings.stamp()})
 
 
 @require_GET
@@ -41,9 +47,10 @@ def team_page(request, name):
     entry = get_object_or_404(Entry, name=name, kind__in=(Entry.TEAM, Entry.HOUSE))
     viewer = own_team(request)
     own = viewer is not None and viewer.pk == entry.pk
-    line = next((line for line in standings.table() if line.team == entry.name), None)
+    stamp = standings.stamp()
+    line = next((line for line in standings.table(stamp) if line.team == entry.name), None)
     return render(request, "arena/team.html", {
-        "entry": entry, "line": line, "own": own,
+        "entry": entry, "line": line, "own": own, "stamp": stamp,
         "show_reasons": own or request.user.is_staff,
         "versions": entry.versions.all(), "games": api.games_shown(entry.name)[:200],
         "house": house.HOUSE.get(entry.name),
@@ -104,6 +111,10 @@ def game_page(request, pk):
     if game.status == Game.DONE:
         context["replay"] = replay_of(game)
         context["skeleton"] = _core.board_skeleton_svg()
+    elif game.status == Game.PLAYING:
+        # Drawn at once from this, then followed: the page's script polls api.game_live.
+        context["live"] = api.live_json(game, api.involved(request, game))
+        context["skeleton"] = _core.board_skeleton_svg()
     return render(request, "arena/game.html", context)
 
 
@@ -130,7 +141,8 @@ def upload_page(request):
                                     "folder.")
         else:
             try:
-                version = teams.upload(team, sent.name, api.read_sent(sent))
+                version = teams.upload(team, sent.name, api.read_sent(sent),
+                                       per_hour=settings.ARENA.upload_limit_per_hour)
             except UploadError as refused:
                 messages.error(request, f"Refused: {refused}")
             else:
@@ -138,7 +150,8 @@ def upload_page(request):
                                           "game against the course's random player first.")
                 return redirect("arena:team", name=team.name)
     return render(request, "arena/upload.html", {
-        "team": team, "limit_mb": MAX_UPLOAD_BYTES >> 20})
+        "team": team, "limit_mb": MAX_UPLOAD_BYTES >> 20,
+        "per_hour": settings.ARENA.upload_limit_per_hour})
 
 
 @login_required
@@ -158,3 +171,29 @@ def challenge_page(request):
                                   "ladder's.")
     listed = Entry.objects.filter(name=opponent, kind__in=(Entry.TEAM, Entry.HOUSE)).exists()
     return redirect("arena:team", name=opponent if listed else team.name)
+
+
+@require_GET
+def tournaments_page(request):
+    made = Tournament.objects.all()
+    return render(request, "arena/tournaments.html", {
+        "tournaments": made,
+        "listed": [(one, tournament.progress(one), one.entries.count()) for one in made]})
+
+
+@require_GET
+def tournament_page(request, pk):
+    made = get_object_or_404(Tournament, pk=pk)
+    return render(request, "arena/tournament.html", {
+        "tournament": made, "lines": tournament.table(made),
+        "progress": tournament.progress(made), "tournaments": Tournament.objects.all()})
+
+
+@require_GET
+def tournament_games_page(request, pk):
+    made = get_object_or_404(Tournament, pk=pk)
+    games = made.games.select_related("p1__entry", "p2__entry").order_by("-id")
+    return render(request, "arena/tournament_games.html", {
+        "tournament": made, "games": games.filter(status__in=(Game.PLAYING, Game.DONE)),
+        "failed": games.filter(status=Game.FAILED), "progress": tournament.progress(made),
+        "tournaments": Tournament.objects.all()})

@@ -7,15 +7,23 @@ skips the rows other workers hold (FOR UPDATE SKIP LOCKED), so that workers raci
 queue take different games instead of retrying. A game is done, with its record and its
 version's verdict, in one transaction, so that a finished game is in the database before its
 pair is offered again, and a game cut by a stop (still `playing` when the arena starts again)
-is queued again, never counted twice."""
+is queued again, never counted twice.
+
+A worker on another machine (worker_api) holds its game for a lease (the arena's
+lease_seconds), renewed
+by its heartbeats; a game whose lease ran out is queued again at the next claim, and its
+first worker's late record refused, so that it is counted once."""
 
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Optional
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Case, F, IntegerField, Value, When
+from django.db.models.functions import Concat
 from django.utils import timezone
 
 from ..records import GameRecord
@@ -23,20 +31,63 @@ from .models import Entry, Game, Version
 from .standings import divercites
 
 ATTEMPTS = 3  # a game the runner fails to play this many times is failed, not queued again
+AGAIN = dict(status=Game.QUEUED, worker="", started=None, lease_until=None, live="")
 
 
 def requeue_cut_games(worker_prefix: str = "") -> int:
-    """Queues again the games still marked playing by workers whose name starts with
-    `worker_prefix` (all of them by default: the arena is starting and none plays)."""
-    return (Game.objects.filter(status=Game.PLAYING, worker__startswith=worker_prefix)
-            .update(status=Game.QUEUED, worker="", started=None))
+    """Queues again the games still marked playing by serve's own workers whose name starts
+    with `worker_prefix` (all of them by default: the arena is starting and none of its own
+    plays). Remote workers' games keep their leases: those workers play on."""
+    return (Game.objects.filter(status=Game.PLAYING, worker__startswith=worker_prefix,
+                                lease_until__isnull=True).update(**AGAIN))
 
 
-def claim(worker: str) -> Optional[Game]:
-    """The next queued game, now playing for `worker`: checks of new versions first, then
-    challenges, then the ladder's, each oldest first; None when none is queued."""
+def requeue_expired() -> int:
+    """Queues again the games whose remote worker let its lease run out."""
+    return (Game.objects.filter(status=Game.PLAYING, lease_until__lt=timezone.now())
+            .update(**AGAIN))
+
+
+def renew_lease(game_pk: int, worker: str, live: str = ""):
+    """The new end of `worker`'s lease on the game, `live` (new lines of the runner's -live
+    file) appended to the game's; None if the game is no longer that worker's."""
+    until = timezone.now() + timedelta(seconds=lease_seconds())
+    fields = {"lease_until": until}
+    if live:
+        fields["live"] = Concat(F("live"), Value(live))
+    updated = Game.objects.filter(pk=game_pk, status=Game.PLAYING, worker=worker).update(**fields)
+    return until if updated else None
+
+
+def append_live(game_pk: int, worker: str, lines: str) -> bool:
+    """The runner's new -live lines added to the game's, while it is `worker`'s to play."""
+    return bool(Game.objects.filter(pk=game_pk, status=Game.PLAYING, worker=worker)
+                .update(live=Concat(F("live"), Value(lines))))
+
+
+def release(game_pk: int, worker: str) -> bool:
+    """The game given back by its worker (stopping): queued again at once."""
+    return bool(Game.objects.filter(pk=game_pk, status=Game.PLAYING, worker=worker)
+                .update(**AGAIN))
+
+
+def lease_seconds() -> float:
+    return settings.ARENA.lease_seconds
+
+
+def lease_end(leased: bool):
+    return timezone.now() + timedelta(seconds=lease_seconds()) if leased else None
+
+
+def claim(worker: str, leased: bool = False) -> Optional[Game]:
+    """The next queued game, now playing for `worker` (under a lease if `leased`: a remote
+    worker): checks of new versions first, then challenges, then the rest, oldest first: a
+    final tournament's games and the ladder's queued again after a stop (matchmaking's ladder
+    games are made only when none is queued, so a tournament's come before them); None when
+    none is queued."""
     priority = Case(When(purpose=Game.CHECK, then=Value(0)),
                     When(purpose=Game.CHALLENGE, then=Value(1)),
+                    When(purpose=Game.TOURNAMENT, then=Value(2)),
                     default=Value(2), output_field=IntegerField())
     while True:
         with transaction.atomic():
@@ -49,15 +100,16 @@ def claim(worker: str) -> Optional[Game]:
                 return None
             taken = Game.objects.filter(pk=game.pk, status=Game.QUEUED).update(
                 status=Game.PLAYING, worker=worker, started=timezone.now(),
-                attempts=F("attempts") + 1)
+                lease_until=lease_end(leased), attempts=F("attempts") + 1)
         if taken:
             return Game.objects.select_related("p1__entry", "p2__entry").get(pk=game.pk)
 
 
-def start_ladder_game(p1: Version, p2: Version, worker: str) -> Game:
+def start_ladder_game(p1: Version, p2: Version, worker: str, leased: bool = False) -> Game:
     """A ladder game created already claimed by `worker` (matchmaking chose its pair)."""
     return Game.objects.create(p1=p1, p2=p2, purpose=Game.LADDER, status=Game.PLAYING,
-                               worker=worker, started=timezone.now(), attempts=1)
+                               worker=worker, started=timezone.now(),
+                               lease_until=lease_end(leased), attempts=1)
 
 
 def finish(game: Game, record: GameRecord) -> bool:
@@ -74,7 +126,8 @@ def finish(game: Game, record: GameRecord) -> bool:
             status=Game.DONE, ended=timezone.now(), result=record.result,
             score1=final[0], score2=final[1], divercites1=first, divercites2=second,
             termination=record.termination or "", reason=record.reason or "",
-            record=record.to_json(), analysis="pending" if analysed else "")
+            record=record.to_json(), analysis="pending" if analysed else "", live="",
+            lease_until=None)
         if not updated:
             return False
         if game.purpose == Game.CHECK:
@@ -90,11 +143,10 @@ def fail(game: Game, why: str) -> None:
         if current.status != Game.PLAYING or current.worker != game.worker:
             return
         if current.attempts < ATTEMPTS:
-            Game.objects.filter(pk=game.pk).update(status=Game.QUEUED, worker="", started=None,
-                                                   reason=why)
+            Game.objects.filter(pk=game.pk).update(reason=why, **AGAIN)
             return
         Game.objects.filter(pk=game.pk).update(status=Game.FAILED, ended=timezone.now(),
-                                               reason=why)
+                                               reason=why, live="", lease_until=None)
         if game.purpose == Game.CHECK:
             Version.objects.filter(pk=game.p1_id).update(
                 status=Version.REJECTED,

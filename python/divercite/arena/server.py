@@ -13,14 +13,14 @@ import os
 import shutil
 import signal
 import sys
+import threading
 
 from django.conf import settings
 
 from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
 from django.core.wsgi import get_wsgi_application
 
-from .. import programs
-from . import queue
+from . import playing, queue
 from .config import ArenaError
 from .worker import Workers
 
@@ -52,25 +52,22 @@ def hold_folder(arena):
     return lock
 
 
-def check_programs(workers: int) -> None:
-    """What the workers run, found before any game is claimed: a game that cannot be played
-    for want of a program would otherwise fail, and a new version be rejected for it."""
-    if workers == 0:
-        return
-    for name, variable in (("divercite-match", "DIVERCITE_MATCH"),
-                           ("divercite", "DIVERCITE_ENGINE"),
-                           ("divercite-analyze", "DIVERCITE_ANALYZE")):
-        try:
-            programs.find(name, variable)
-        except programs.ProgramNotFoundError as error:
-            raise ArenaError(str(error)) from None
-    if shutil.which("bwrap") is None:
-        raise ArenaError("the sandbox that runs the teams' agents needs bubblewrap (`bwrap`): "
-                         "on Debian or Ubuntu, `sudo apt install bubblewrap`")
+class ArenaServer(ThreadedWSGIServer):
+    # socketserver's backlog is 5 connections: a class's uploads at a deadline (50 at once)
+    # would find theirs refused or reset by the kernel before a thread could take them.
+    request_queue_size = 1024
+    # A thread a connection, but at most this many answered at once (each holds a database
+    # connection: PostgreSQL takes 100), the others waiting their turn.
+    answering = threading.BoundedSemaphore(32)
+
+    def process_request_thread(self, request, client_address):
+        with self.answering:
+            super().process_request_thread(request, client_address)
 
 
 def serve(host: str, port: int, workers: int, out=sys.stdout) -> int:
-    check_programs(workers)
+    if workers:
+        playing.check_programs()
     lock = hold_folder(settings.ARENA)  # noqa: F841 - held until the process ends
     scratch = settings.ARENA.scratch
     shutil.rmtree(scratch, ignore_errors=True)  # what a killed arena's games left
@@ -78,7 +75,7 @@ def serve(host: str, port: int, workers: int, out=sys.stdout) -> int:
     cut = queue.requeue_cut_games()
     if cut:
         print(f"{cut} game(s) cut by the last stop: queued again", file=out, flush=True)
-    server = ThreadedWSGIServer((host, port), WSGIRequestHandler, ipv6=":" in host)
+    server = ArenaServer((host, port), WSGIRequestHandler, ipv6=":" in host)
     server.daemon_threads = True
     server.set_app(get_wsgi_application())
     name = f"serve-{os.getpid()}"

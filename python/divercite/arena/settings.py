@@ -4,15 +4,20 @@ import os
 from pathlib import Path
 
 from . import config as _config
+from . import production as _production
 
 _arena = _config.load(os.environ[_config.ENVIRONMENT])
 ARENA = _arena
+# `serve --production` (production.py) sets this for itself and its gunicorn: the settings of
+# a deployment behind an HTTPS proxy, at the end of this file.
+PRODUCTION = os.environ.get(_production.PRODUCTION) == "1"
 
 BASE_DIR = Path(__file__).resolve().parent
-SECRET_KEY = _arena.secret_key
-DEBUG = os.environ.get("DIVERCITE_ARENA_DEBUG") == "1"
+# arena.json's, unless the environment gives one (a secret kept out of the folder's copies).
+SECRET_KEY = os.environ.get(_production.SECRET_KEY) or _arena.secret_key
+DEBUG = not PRODUCTION and os.environ.get("DIVERCITE_ARENA_DEBUG") == "1"
 # The built-in server answers whatever name the arena is reached by (a laptop's address on a
-# class's network); a deployment behind a proxy names its hosts (the next issue).
+# class's network); a deployment names its hosts (below).
 ALLOWED_HOSTS = ["*"]
 
 INSTALLED_APPS = [
@@ -45,13 +50,23 @@ TEMPLATES = [{
     ]},
 }]
 DATABASES = {"default": _arena.django_database()}
+if not PRODUCTION:
+    # The built-in server answers each request in a thread of its own, which ends with it: a
+    # connection kept for the next request would be left open by every thread, until
+    # PostgreSQL refuses more (its 100). gunicorn's threads live on and keep theirs.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# The pages' parts the same for everyone (the standings, the lists of games), kept rendered by
+# each process under standings.stamp() ({% cache %} in the templates).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                      "OPTIONS": {"MAX_ENTRIES": 2000}}}
 AUTH_PASSWORD_VALIDATORS = []
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
 USE_I18N = False
 USE_TZ = True
 STATIC_URL = "/static/"
+STATIC_ROOT = str(_arena.folder / "static")  # collectstatic's, for --production
 LOGIN_URL = "/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -70,3 +85,27 @@ LOGGING = {
     "loggers": {"divercite.arena": {"handlers": ["console"], "level": "INFO"},
                 "django.request": {"handlers": ["console"], "level": "ERROR"}},
 }
+
+if PRODUCTION:
+    # docs/arena.md, "Deployment": behind a proxy that terminates HTTPS and sets
+    # X-Forwarded-Proto (overwriting any the client sent), on the names given to serve.
+    import django as _django
+    ALLOWED_HOSTS = [h for h in os.environ.get(_production.ALLOWED_HOSTS, "").split(",") if h]
+    # Django 3.2 checks an HTTPS POST's Referer against the request's host and these (a name,
+    # ".example.org" for its subdomains); Django 4 wants the scheme, and "*." for subdomains.
+    CSRF_TRUSTED_ORIGINS = ALLOWED_HOSTS if _django.VERSION < (4,) else [
+        "https://" + ("*" + h if h.startswith(".") else h) for h in ALLOWED_HOSTS]
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True  # a request that reached the proxy in clear text: to https://
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get(_production.HSTS_SECONDS) or 0)
+    # The collected files, served by WhiteNoise in gunicorn: hashed names (cached a year,
+    # immutable) and their gzip copies; the pages link the hashed names.
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    _STATIC_STORAGE = "divercite.arena.staticfiles.ArenaStaticStorage"
+    if _django.VERSION < (4, 2):
+        STATICFILES_STORAGE = _STATIC_STORAGE
+    else:  # STATICFILES_STORAGE's successor (the old name is gone from Django 5.1)
+        STORAGES = {"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+                    "staticfiles": {"BACKEND": _STATIC_STORAGE}}

@@ -14,6 +14,9 @@ from .. import match
 from ..records import GameRecord
 
 NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+# The games of the ladder (its table, its matchmaking): its own and the challenges, never a
+# version's check nor a final tournament's (models.Game's purposes).
+LADDER_PURPOSES = ("ladder", "challenge")
 
 
 def divercites(record: GameRecord) -> Tuple[Optional[int], Optional[int]]:
@@ -138,14 +141,26 @@ def current_versions() -> Dict[int, Tuple[str, str, int]]:
     return current
 
 
-def table() -> List[Line]:
-    """The standings now."""
+def stamp() -> Tuple:
+    """What the standings and the pages' lists of games depend on, read in four indexed
+    queries: a game created, started or ended, a version made ready or removed changes it."""
+    from django.db.models import Count, Max
+    from .models import Game, Version
+    games = Game.objects.aggregate(last=Max("id"), ended=Max("ended"))
+    playing = Game.objects.filter(status=Game.PLAYING).count()
+    versions = Version.objects.filter(status=Version.READY).aggregate(
+        last=Max("id"), ready=Count("id"))
+    return (games["last"], games["ended"], playing, versions["last"], versions["ready"])
+
+
+def table(key: Optional[Tuple] = None) -> List[Line]:
+    """The standings now (computed again only when `key`, stamp() by default, changes)."""
     from .models import Game
-    current = current_versions()
-    done = Game.objects.filter(status=Game.DONE, p1_id__in=current, p2_id__in=current) \
-        .exclude(purpose=Game.CHECK)
-    last = done.order_by("-id").values_list("id", flat=True).first()
-    key = (tuple(sorted(current)), last, done.count())
-    return CACHE.get(key, lambda: compute(current, done.only(
-        "p1_id", "p2_id", "result", "score1", "score2", "divercites1", "divercites2",
-        "record")))
+
+    def make():
+        current = current_versions()
+        done = Game.objects.filter(status=Game.DONE, p1_id__in=current, p2_id__in=current,
+                                   purpose__in=LADDER_PURPOSES)
+        return compute(current, done.only("p1_id", "p2_id", "result", "score1", "score2",
+                                          "divercites1", "divercites2", "record"))
+    return CACHE.get(stamp() if key is None else key, make)

@@ -3,22 +3,36 @@ pages alike (each checks who asks; this module does what is asked)."""
 
 from __future__ import annotations
 
+import math
 import secrets
 import shutil
+from datetime import timedelta
 from typing import List, Optional, Tuple
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from . import house as house_entries
 from .models import NAME, Challenge, Entry, Game, Version, token_digest
-from .uploads import AGENT_FILE, read_upload, unpack
+from .uploads import AGENT_FILE, UploadError, read_upload, unpack
+
+UPLOAD_WINDOW = timedelta(hours=1)  # upload_limit_per_hour's hour
 
 
 class Refused(ValueError):
     """A team's request the arena refuses; the message says why."""
+
+
+class UploadLimited(UploadError):
+    """An upload over the team's limit an hour; `retry_after`: the seconds until the team's
+    uploads of the last hour are below the limit again (HTTP's Retry-After)."""
+
+    def __init__(self, reason: str, retry_after: int):
+        super().__init__(reason)
+        self.retry_after = retry_after
 
 
 def add_team(name: str) -> Tuple[Entry, str]:
@@ -56,14 +70,41 @@ def ensure_house() -> None:
                                    house=name if kind == Entry.HOUSE else "")
 
 
-def upload(team: Entry, name: str, data: bytes) -> Version:
+def check_upload_limit(team: Entry, per_hour: int) -> None:
+    """UploadLimited if `team` has uploaded `per_hour` versions or more in the last hour
+    (every version counts, the administrator's on its behalf too; 0: no limit). Called in
+    the transaction that creates the version, the team's row locked."""
+    if not per_hour:
+        return
+    now = timezone.now()
+    counted = sorted(team.versions.filter(created__gt=now - UPLOAD_WINDOW)
+                     .values_list("created", flat=True))
+    if len(counted) < per_hour:
+        return
+    # Below the limit again once all but per_hour - 1 of them have left the hour.
+    frees = counted[len(counted) - per_hour] + UPLOAD_WINDOW
+    wait = max(1, math.ceil((frees - now).total_seconds()))
+    minutes, seconds = divmod(wait, 60)
+    raise UploadLimited(
+        f"{per_hour} uploads an hour at most, and your team has sent {len(counted)} in the "
+        f"last hour: the next is taken in {f'{minutes} min ' if minutes else ''}{seconds} s",
+        wait)
+
+
+def upload(team: Entry, name: str, data: bytes, per_hour: int = 0) -> Version:
     """A new version of `team` from an uploaded file, unpacked and queued for its check game
-    against the course's random player; UploadError (the reason) if refused."""
+    against the course's random player; UploadError (the reason) if refused, UploadLimited
+    if the team has uploaded `per_hour` versions in the last hour (0, the administrator's
+    uploads: no limit)."""
     files = read_upload(name, data)
     checker = Entry.objects.get(kind=Entry.CHECKER).versions.get()
     for attempt in range(3):  # two uploads of a team at once may take the same number
         try:
             with transaction.atomic():
+                # Uploads of a team one at a time, counted and numbered (on PostgreSQL the
+                # team's row locked; SQLite's transactions hold the database's write lock).
+                Entry.objects.select_for_update().get(pk=team.pk)
+                check_upload_limit(team, per_hour)
                 number = (team.versions.aggregate(last=Max("number"))["last"] or 0) + 1
                 version = Version.objects.create(entry=team, number=number,
                                                  upload_name=name[:200], agent_file=AGENT_FILE)

@@ -1,17 +1,14 @@
-"""The threads of `serve` that play the queued games, and the one that analyses lost games.
+"""The threads of `serve` that play the queued games, and those that analyse lost games.
 
-Each game is one run of the match runner (`divercite.match.run`, one game, the two versions'
-players: teams through the course bridge in the sandbox); its record goes into the database
-in one transaction (queue.finish). The runner is started under `setpriv --pdeathsig KILL`
-where the host has it, so that a killed arena leaves no game running: the runner dies with
-the thread that started it, its engines with their runner, and the game is queued again when
-the arena starts (queue.requeue_cut_games)."""
+Each game is one run of the match runner (playing.play_game: one game, the two versions'
+players, teams through the course bridge in the sandbox); its record goes into the database
+in one transaction (queue.finish). A killed arena leaves no game running (the runner dies
+with its thread), and its games are queued again when it starts (queue.requeue_cut_games)."""
 
 from __future__ import annotations
 
 import logging
 import random
-import shutil
 import subprocess
 import tempfile
 import threading
@@ -20,12 +17,11 @@ from pathlib import Path
 from typing import Optional
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 from django.db.models import Q
 
 from .. import match, programs
-from ..records import read_records
-from . import house, matchmaking, queue, standings
+from . import house, matchmaking, playing, queue, standings, tournament
 from .models import Game, Version
 
 log = logging.getLogger("divercite.arena")
@@ -36,25 +32,25 @@ IDLE_SECONDS = 1.0
 # to depth 6: about 6 s a game on one core, where depth 8 takes 40.
 ANALYSIS_FLAGS = ["--depth=6", "--prove-movetime=500"]
 ANALYSIS_TIMEOUT = 1800
+ANALYSING = "running"  # Game.analysis while an analyst holds it
 # How long stop() waits for the workers: a game or an analysis ends within STOP_POLL_SECONDS
 # of the stop, its output's readers within 10 s.
 STOP_SECONDS = 60
 
 
-def launcher():
-    setpriv = shutil.which("setpriv")
-    return [setpriv, "--pdeathsig", "KILL"] if setpriv else []
-
-
-def next_game(worker: str, rng: random.Random) -> Optional[Game]:
-    """A queued game claimed, else a ladder game matchmaking chose; None if none can be."""
+def next_game(worker: str, rng: random.Random, leased: bool = False) -> Optional[Game]:
+    """A queued game claimed, else a ladder game matchmaking chose; None if none can be.
+    `leased`: for a remote worker, whose hold on the game lasts as long as its heartbeats."""
     with SCHEDULE:
-        game = queue.claim(worker)
+        queue.requeue_expired()
+        game = queue.claim(worker, leased)
         if game is not None:
             return game
         current = standings.current_versions()
         ids = list(current)
-        pairs = Game.objects.filter(p1_id__in=ids, p2_id__in=ids).exclude(purpose=Game.CHECK)
+        # The ladder's meetings: its own games and challenges, never a check or a tournament's.
+        pairs = Game.objects.filter(p1_id__in=ids, p2_id__in=ids,
+                                    purpose__in=standings.LADDER_PURPOSES)
         done = list(pairs.filter(status=Game.DONE).values_list("p1_id", "p2_id"))
         playing = list(pairs.filter(status__in=(Game.PLAYING, Game.QUEUED))
                        .values_list("p1_id", "p2_id"))
@@ -64,35 +60,44 @@ def next_game(worker: str, rng: random.Random) -> Optional[Game]:
         if pair is None:
             return None
         p1, p2 = (Version.objects.select_related("entry").get(pk=pk) for pk in pair)
-        return queue.start_ladder_game(p1, p2, worker)
+        return queue.start_ladder_game(p1, p2, worker, leased)
+
+
+def seats_of(game: Game):
+    """The game's two seats (the first player's first), at the game's clock: its
+    tournament's, else the arena's (a house engine keeps its own either way)."""
+    tc = tournament.clock(game, settings.ARENA.tc)
+    return [house.seat(version, version.entry.name, tc) for version in (game.p1, game.p2)]
+
+
+def show_live(game: Game, lines: str) -> None:
+    """The game's new -live lines kept for its page; called in the follower's own thread,
+    whose connection is closed each time (the thread ends with the game)."""
+    try:
+        queue.append_live(game.pk, game.worker, lines)
+    finally:
+        connection.close()
 
 
 def play(game: Game, stop: threading.Event) -> None:
     """Plays the game and keeps its record, or queues it again (queue.fail) with why not; once
     `stop` is set, ends it at once and leaves it playing (serve queues it again)."""
     arena = settings.ARENA
-    players = [house.player(game.p1, game.p1.entry.name, arena),
-               house.player(game.p2, game.p2.entry.name, arena)]
-    # Both clocks and the runner's own waits: a game past this has hung the runner.
-    timeout = 2 * arena.tc + 20 + 2 * 60 + 120
+    seats = seats_of(game)
+    players = [house.runner_player(seat, arena.course, version.folder / version.agent_file)
+               for seat, version in zip(seats, (game.p1, game.p2))]
     try:
-        with tempfile.TemporaryDirectory(prefix="game-", dir=arena.scratch) as folder:
-            path = Path(folder) / "records.jsonl"
-            match.run(players, games=1, repeat=False, records=path, timeout=timeout,
-                      extra=["-startuptimeout", "60"], launcher=launcher(), stop=stop)
-            records = list(read_records(path)) if path.exists() else []
+        record = playing.play_game(players, [seat.tc for seat in seats], arena.scratch, stop,
+                                   on_live=lambda lines: show_live(game, lines))
     except match.MatchStopped:
         return
-    except (match.MatchError, OSError, ValueError) as error:
+    except playing.GameNotPlayed as error:
         log.warning("game %s: %s", game.pk, error)
-        queue.fail(game, str(error)[-4000:])
+        queue.fail(game, str(error))
         return
-    if len(records) != 1:
-        queue.fail(game, f"the runner wrote {len(records)} records for one game")
-        return
-    if queue.finish(game, records[0]):
-        log.info("game %s: %s %s %s (%s)", game.pk, game.p1.entry.name, records[0].result,
-                 game.p2.entry.name, records[0].termination)
+    if queue.finish(game, record):
+        log.info("game %s: %s %s %s (%s)", game.pk, game.p1.entry.name, record.result,
+                 game.p2.entry.name, record.termination)
 
 
 class Stopped(Exception):
@@ -128,9 +133,10 @@ def analyse(game: Game, stop: threading.Event) -> None:
             path = Path(folder) / "records.jsonl"
             path.write_text(game.record + "\n", encoding="utf-8")
             process = subprocess.Popen(
-                launcher() + [programs.find("divercite-analyze", "DIVERCITE_ANALYZE"),
-                              f"--records={path}", "--game=0", "--json",
-                              f"--html={page}", *ANALYSIS_FLAGS],
+                playing.launcher() + [
+                    programs.find("divercite-analyze", "DIVERCITE_ANALYZE"),
+                    f"--records={path}", "--game=0", "--json", f"--html={page}",
+                    *ANALYSIS_FLAGS],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 text=True, errors="replace")
             out, err = finished(process, ANALYSIS_TIMEOUT, stop)
@@ -138,6 +144,7 @@ def analyse(game: Game, stop: threading.Event) -> None:
             raise RuntimeError(err.strip()[-2000:] or f"exit status {process.returncode}")
         Game.objects.filter(pk=game.pk).update(analysis="done", analysis_json=out.strip())
     except Stopped:
+        Game.objects.filter(pk=game.pk, analysis=ANALYSING).update(analysis="pending")
         return
     except (OSError, RuntimeError, subprocess.SubprocessError, programs.ProgramNotFoundError) \
             as error:
@@ -145,8 +152,20 @@ def analyse(game: Game, stop: threading.Event) -> None:
         Game.objects.filter(pk=game.pk).update(analysis="failed", analysis_json=str(error))
 
 
+def claim_analysis() -> Optional[Game]:
+    """The oldest lost game waiting for its analysis, now this analyst's; None if none."""
+    while True:
+        game = (Game.objects.filter(Q(analysis="pending") & Q(status=Game.DONE))
+                .order_by("id").first())
+        if game is None:
+            return None
+        if Game.objects.filter(pk=game.pk, analysis="pending").update(analysis=ANALYSING):
+            return game
+
+
 class Workers:
-    """`count` game workers and one analyst, threads until stop()."""
+    """`count` game workers and the arena's analysts (arena.json's `analysts`, 1 by default),
+    threads until stop()."""
 
     def __init__(self, count: int, name: str):
         self.stopping = threading.Event()
@@ -154,10 +173,13 @@ class Workers:
         self.threads = [threading.Thread(target=self._games, args=(f"{name}/{i}",),
                                          name=f"game worker {i}", daemon=True)
                         for i in range(count)]
-        self.threads.append(threading.Thread(target=self._analyses, name="analyst",
-                                             daemon=True))
+        self.threads += [threading.Thread(target=self._analyses, name=f"analyst {i}",
+                                          daemon=True)
+                         for i in range(settings.ARENA.analysts)]
 
     def start(self):
+        # Analyses a killed serve left under way: this serve holds the folder, none goes on.
+        Game.objects.filter(analysis=ANALYSING).update(analysis="pending")
         for thread in self.threads:
             thread.start()
 
@@ -190,8 +212,7 @@ class Workers:
         while not self.stopping.is_set():
             try:
                 close_old_connections()
-                game = (Game.objects.filter(Q(analysis="pending") & Q(status=Game.DONE))
-                        .order_by("id").first())
+                game = claim_analysis()
                 if game is None:
                     self.stopping.wait(IDLE_SECONDS)
                     continue

@@ -1,0 +1,196 @@
+"""The workers' API: machines holding a worker token pull games, play them and post their
+records (`divercite-arena worker`, python/divercite/arena/remote.py), as aiarena's arena
+clients do. JSON in and out; `Authorization: Token WORKER_TOKEN`; a team's token is refused.
+
+    POST /api/worker/claim                {"worker": NAME}   200 a game | 204 none queued
+    GET  /api/worker/versions/ID          a team version's files, as a zip
+    POST /api/worker/games/ID/heartbeat   {"claim", "live"}  200 {"lease_until"} | 409
+    POST /api/worker/games/ID/result      {"claim", "record"} 200 {"kept"} | 409 | 400
+    POST /api/worker/games/ID/failed      {"claim", "reason"} 200 {"queued_again"} | 409
+    POST /api/worker/games/ID/release     {"claim"}           200 | 409
+
+A claimed game is the worker's for a lease (the arena's lease_seconds) that each heartbeat
+renews; past it the game is queued again for another worker, and the first one's posts get
+409. A result posted twice (its answer lost on the way) is kept once and answered 200 both
+times."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import random
+import secrets
+import zipfile
+
+from django.http import HttpResponse, JsonResponse
+from django.utils import timezone
+
+from ..records import GameRecord
+from . import queue, teams, worker, worker_tokens
+from .api import error, only, token_of
+from .models import Game, Version
+
+MATCHMAKING = random.Random()
+
+
+def authorised(view):
+    """The view for a valid worker token only (401 without one, 403 for a team's)."""
+    def checked(request, *args, **kwargs):
+        token = token_of(request)
+        machine = worker_tokens.worker_of_token(token)
+        if machine is None:
+            if teams.team_of_token(token) is not None:
+                return error(403, "a team's token cannot claim games: workers use a worker "
+                                  "token (divercite-arena worker-token add)")
+            return error(401, "an `Authorization: Token TOKEN` header with a valid worker "
+                              "token")
+        machine.last_seen = timezone.now()
+        machine.save(update_fields=["last_seen"])
+        return view(request, machine, *args, **kwargs)
+    checked.__name__ = view.__name__
+    checked.__doc__ = view.__doc__
+    return checked
+
+
+def body(request) -> dict:
+    """The request's JSON object; ValueError (its reason) if it is none."""
+    try:
+        fields = json.loads(request.body or b"{}")
+    except ValueError as bad:
+        raise ValueError(f"the body is not JSON: {bad}") from None
+    if not isinstance(fields, dict):
+        raise ValueError("the body is not a JSON object")
+    return fields
+
+
+def claimed_game(request, pk: int):
+    """(game, claim, fields) of a post about a claimed game, or (None, None, JsonResponse)."""
+    try:
+        fields = body(request)
+    except ValueError as bad:
+        return None, None, error(400, str(bad))
+    claim = fields.get("claim")
+    if not isinstance(claim, str) or not claim:
+        return None, None, error(400, "no claim: send the claim the game was given with")
+    game = Game.objects.select_related("p1__entry", "p2__entry").filter(pk=pk).first()
+    if game is None:
+        return None, None, error(404, f"no game {pk}")
+    return game, claim, fields
+
+
+def lost(game: Game) -> JsonResponse:
+    return error(409, f"game {game.pk} is no longer this worker's: its lease ran out (or it "
+                      "was given back) and it was queued again")
+
+
+@only("POST")
+@authorised
+def claim(request, machine):
+    try:
+        fields = body(request)
+    except ValueError as bad:
+        return error(400, str(bad))
+    name = fields.get("worker", "")
+    if not isinstance(name, str):
+        return error(400, "worker: a name (the machine's and the worker's number)")
+    # Unique to this claim: a game queued again and claimed by the same worker is a new claim.
+    claim_id = f"{machine.name}/{name[:40]}#{secrets.token_hex(6)}"
+    game = worker.next_game(claim_id, MATCHMAKING, leased=True)
+    if game is None:
+        return HttpResponse(status=204)
+    seats = worker.seats_of(game)
+    return JsonResponse({
+        # A heartbeat every quarter of the lease: three may be lost.
+        "game": game.pk, "claim": claim_id, "lease_seconds": queue.lease_seconds(),
+        "heartbeat_seconds": queue.lease_seconds() / 4,
+        "seats": [seat.to_json() for seat in seats]})
+
+
+@only("GET")
+@authorised
+def version_files(request, machine, pk: int):
+    version = Version.objects.select_related("entry").filter(pk=pk, entry__kind="team").first()
+    if version is None:
+        return error(404, f"no team version {pk}")
+    data = zip_of_folder(version)
+    response = HttpResponse(data, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="version-{pk}.zip"'
+    response["X-Content-SHA256"] = hashlib.sha256(data).hexdigest()
+    return response
+
+
+def zip_of_folder(version: Version) -> bytes:
+    """The version's folder as the arena unpacked it (regular files only: uploads hold no
+    links), names relative to it, in a stable order."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(version.folder.rglob("*")):
+            if path.is_file() and not path.is_symlink():
+                archive.write(path, path.relative_to(version.folder).as_posix())
+    return out.getvalue()
+
+
+@only("POST")
+@authorised
+def heartbeat(request, machine, pk: int):
+    game, claim_id, fields = claimed_game(request, pk)
+    if game is None:
+        return fields
+    live = fields.get("live", "")
+    if not isinstance(live, str):
+        return error(400, "live: the new lines of the runner's -live file, as one string")
+    until = queue.renew_lease(game.pk, claim_id, live)
+    if until is None:
+        return lost(game)
+    return JsonResponse({"lease_until": until.isoformat()})
+
+
+@only("POST")
+@authorised
+def result(request, machine, pk: int):
+    game, claim_id, fields = claimed_game(request, pk)
+    if game is None:
+        return fields
+    try:
+        record = GameRecord.from_json(fields.get("record"))
+        record.positions()  # every move plays
+    except (ValueError, TypeError, KeyError) as bad:
+        return error(400, f"record: {bad}")
+    expected = (game.p1.entry.name, game.p2.entry.name)
+    if (record.p1, record.p2) != expected:
+        return error(400, f"record: the game is {expected[0]} - {expected[1]}, the record's "
+                          f"{record.p1} - {record.p2}")
+    game.worker = claim_id  # finish() keeps it only if the game is still this claim's
+    if queue.finish(game, record):
+        return JsonResponse({"kept": True})
+    if Game.objects.filter(pk=game.pk, status=Game.DONE, worker=claim_id).exists():
+        return JsonResponse({"kept": True, "already": True})  # a post sent again
+    return lost(game)
+
+
+@only("POST")
+@authorised
+def failed(request, machine, pk: int):
+    game, claim_id, fields = claimed_game(request, pk)
+    if game is None:
+        return fields
+    reason = fields.get("reason")
+    if not isinstance(reason, str) or not reason:
+        return error(400, "reason: why the game could not be played")
+    if game.status != Game.PLAYING or game.worker != claim_id:
+        return lost(game)
+    queue.fail(game, f"{machine.name}: {reason}"[-4000:])
+    return JsonResponse({"queued_again": Game.objects.filter(
+        pk=game.pk, status=Game.QUEUED).exists()})
+
+
+@only("POST")
+@authorised
+def release(request, machine, pk: int):
+    game, claim_id, fields = claimed_game(request, pk)
+    if game is None:
+        return fields
+    if queue.release(game.pk, claim_id):
+        return JsonResponse({"queued_again": True})
+    return lost(game)
