@@ -1,10 +1,11 @@
 """`serve`: the pages, the API and the game workers in one process, until Ctrl-C or SIGTERM.
 
 The pages are served by Django's threaded WSGI server (the one of `runserver`, without its
-reloader), enough for a class on one machine; a deployment behind gunicorn is the next
-step. A clean stop queues again the games its workers were playing; a killed one leaves them
-marked playing, and the next start queues them again: a game is counted once, when its
-record is in the database."""
+reloader), enough for a class on one machine; `serve --production` serves them by gunicorn
+instead (production.py). A clean stop queues again the games its workers were playing; a
+killed one leaves them marked playing, and the next start queues them again: a game is
+counted once, when its record is in the database. Remote workers' games are theirs: they
+play on through a restart (worker_api)."""
 
 from __future__ import annotations
 
