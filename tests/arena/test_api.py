@@ -482,3 +482,47 @@ class ClaimRaceTest(TransactionTestCase):
         for k, mine in enumerate(taken):
             for pk in mine:
                 self.assertEqual(workers[pk], f"racer-{k}")
+
+
+class AnalystsRaceTest(TransactionTestCase):
+    """serve's analysts (arena.json's `analysts`) racing for the lost games waiting for their
+    analysis: each game taken by one analyst, none twice, none left; a stopped serve's games
+    under analysis are waiting again when the next starts."""
+
+    ANALYSTS = 4
+    GAMES = 20
+
+    def test_each_lost_game_is_analysed_by_one_analyst(self):
+        from divercite.arena import worker
+        teams.ensure_house()
+        house = [Entry.objects.get(name=name).current_version() for name in ("random", "greedy")]
+        games = {Game.objects.create(p1=house[0], p2=house[1], purpose=Game.LADDER,
+                                     status=Game.DONE, analysis="pending").pk
+                 for _ in range(self.GAMES)}
+        start = threading.Barrier(self.ANALYSTS)
+        taken: list[list[int]] = [[] for _ in range(self.ANALYSTS)]
+        failures: list[BaseException] = []
+
+        def analyst(k: int):
+            try:
+                start.wait()
+                while (game := worker.claim_analysis()) is not None:
+                    taken[k].append(game.pk)
+            except BaseException as error:  # reported by the test's thread
+                failures.append(error)
+            finally:
+                connections.close_all()
+
+        threads = [threading.Thread(target=analyst, args=(k,)) for k in range(self.ANALYSTS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        self.assertEqual(failures, [])
+        claimed = [pk for mine in taken for pk in mine]
+        self.assertEqual(len(claimed), len(set(claimed)), "a game analysed twice")
+        self.assertEqual(set(claimed), games)
+        self.assertEqual(set(Game.objects.values_list("analysis", flat=True)),
+                         {worker.ANALYSING})
+        self.assertEqual(worker.requeue_cut_analyses(), self.GAMES)
+        self.assertEqual(set(Game.objects.values_list("analysis", flat=True)), {"pending"})

@@ -163,6 +163,12 @@ def claim_analysis() -> Optional[Game]:
             return game
 
 
+def requeue_cut_analyses() -> int:
+    """The analyses a killed serve left under way waiting again (serve holds the folder: none
+    of them goes on)."""
+    return Game.objects.filter(analysis=ANALYSING).update(analysis="pending")
+
+
 class Workers:
     """`count` game workers and the arena's analysts (arena.json's `analysts`, 1 by default),
     threads until stop()."""
@@ -178,8 +184,7 @@ class Workers:
                          for i in range(settings.ARENA.analysts)]
 
     def start(self):
-        # Analyses a killed serve left under way: this serve holds the folder, none goes on.
-        Game.objects.filter(analysis=ANALYSING).update(analysis="pending")
+        requeue_cut_analyses()
         for thread in self.threads:
             thread.start()
 
