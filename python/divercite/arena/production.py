@@ -16,7 +16,6 @@ import contextlib
 import importlib.util
 import os
 import select
-import shutil
 import signal
 import socket
 import subprocess
@@ -182,36 +181,25 @@ def serve(host: str, port: int, workers: int, http_workers: Optional[int], hosts
     http_workers = http_workers or HTTP_WORKERS
     from django.conf import settings
 
-    from . import playing, queue
-    from .server import hold_folder
+    from .server import address_line, stop_workers, take_folder
     from .worker import Workers
-    if workers:
-        playing.check_programs()
-    lock = hold_folder(settings.ARENA)  # noqa: F841 - held until the process ends
+    lock = take_folder(workers, out)  # noqa: F841 - held until the process ends
     signal.signal(signal.SIGTERM, _stop)  # from here on, SIGTERM is Ctrl-C: a clean stop
     gunicorn: Optional[subprocess.Popen] = None
     pool = None
-    name = f"serve-{os.getpid()}"
     status = 0
     try:
-        scratch = settings.ARENA.scratch
-        shutil.rmtree(scratch, ignore_errors=True)  # what a killed arena's games left
-        scratch.mkdir(mode=0o700)
-        cut = queue.requeue_cut_games()
-        if cut:
-            print(f"{cut} game(s) cut by the last stop: queued again", file=out, flush=True)
         collect_static()
         with listen(host, port) as listener:
             gunicorn, ready = start_gunicorn(listener, http_workers, settings.ARENA.folder)
             bound = listener.getsockname()[1]
         wait_ready(gunicorn, ready)
-        pool = Workers(workers, name)
+        pool = Workers(workers, f"serve-{os.getpid()}")
         pool.start()
-        shown = f"[{host}]" if ":" in host else host
-        print(f"The arena is at http://{shown}:{bound}/ ({workers} game "
-              f"worker{'s' if workers != 1 else ''}; gunicorn, {http_workers} "
-              f"process{'es' if http_workers != 1 else ''}, for https://{hosts[0]}/ behind a "
-              "proxy); Ctrl-C stops it", file=out, flush=True)
+        processes = f"{http_workers} process{'es' if http_workers != 1 else ''}"
+        print(address_line(host, bound, workers, f"; gunicorn, {processes}, for "
+                                                 f"https://{hosts[0]}/ behind a proxy"),
+              file=out, flush=True)
         gunicorn.wait()
         print(f"divercite-arena: gunicorn exited (status {gunicorn.returncode}): stopping",
               file=sys.stderr, flush=True)
@@ -222,8 +210,5 @@ def serve(host: str, port: int, workers: int, http_workers: Optional[int], hosts
         if gunicorn is not None:
             stop_gunicorn(gunicorn)
         if pool is not None:
-            pool.stop()
-            cut = queue.requeue_cut_games(worker_prefix=name + "/")
-            print(f"\nStopped; {cut} game(s) being played were queued again", file=out,
-                  flush=True)
+            stop_workers(pool, out)
     return status

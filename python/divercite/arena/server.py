@@ -66,25 +66,43 @@ class ArenaServer(ThreadedWSGIServer):
             super().process_request_thread(request, client_address)
 
 
-def serve(host: str, port: int, workers: int, out=sys.stdout) -> int:
+def take_folder(workers: int, out):
+    """What every serve does first: the programs its workers run found, the folder held (the
+    lock returned, to keep until the process ends), what a killed arena's games left removed,
+    the games it cut queued again."""
     if workers:
         playing.check_programs()
-    lock = hold_folder(settings.ARENA)  # noqa: F841 - held until the process ends
+    lock = hold_folder(settings.ARENA)
     scratch = settings.ARENA.scratch
-    shutil.rmtree(scratch, ignore_errors=True)  # what a killed arena's games left
+    shutil.rmtree(scratch, ignore_errors=True)
     scratch.mkdir(mode=0o700)
     cut = queue.requeue_cut_games()
     if cut:
         print(f"{cut} game(s) cut by the last stop: queued again", file=out, flush=True)
+    return lock
+
+
+def address_line(host: str, port: int, workers: int, served_by: str = "") -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return (f"The arena is at http://{shown}:{port}/ ({workers} game "
+            f"worker{'s' if workers != 1 else ''}{served_by}); Ctrl-C stops it")
+
+
+def stop_workers(pool: Workers, out) -> None:
+    """The games being played ended and queued again, the analyses left waiting."""
+    pool.stop()
+    cut = queue.requeue_cut_games(worker_prefix=pool.name + "/")
+    print(f"\nStopped; {cut} game(s) being played were queued again", file=out, flush=True)
+
+
+def serve(host: str, port: int, workers: int, out=sys.stdout) -> int:
+    lock = take_folder(workers, out)  # noqa: F841 - held until the process ends
     server = ArenaServer((host, port), WSGIRequestHandler, ipv6=":" in host)
     server.daemon_threads = True
     server.set_app(get_wsgi_application())
-    name = f"serve-{os.getpid()}"
-    pool = Workers(workers, name)
+    pool = Workers(workers, f"serve-{os.getpid()}")
     pool.start()
-    shown = f"[{host}]" if ":" in host else host
-    print(f"The arena is at http://{shown}:{server.server_address[1]}/ ({workers} game "
-          f"worker{'s' if workers != 1 else ''}); Ctrl-C stops it", file=out, flush=True)
+    print(address_line(host, server.server_address[1], workers), file=out, flush=True)
     signal.signal(signal.SIGTERM, _stop)
     try:
         server.serve_forever()
@@ -92,7 +110,5 @@ def serve(host: str, port: int, workers: int, out=sys.stdout) -> int:
         pass
     finally:
         server.server_close()
-        pool.stop()
-        cut = queue.requeue_cut_games(worker_prefix=name + "/")
-        print(f"\nStopped; {cut} game(s) being played were queued again", file=out, flush=True)
+        stop_workers(pool, out)
     return 0
