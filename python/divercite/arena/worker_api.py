@@ -64,19 +64,24 @@ def body(request) -> dict:
     return fields
 
 
-def claimed_game(request, pk: int):
-    """(game, claim, fields) of a post about a claimed game, or (None, None, JsonResponse)."""
-    try:
-        fields = body(request)
-    except ValueError as bad:
-        return None, None, error(400, str(bad))
-    claim = fields.get("claim")
-    if not isinstance(claim, str) or not claim:
-        return None, None, error(400, "no claim: send the claim the game was given with")
-    game = Game.objects.select_related("p1__entry", "p2__entry").filter(pk=pk).first()
-    if game is None:
-        return None, None, error(404, f"no game {pk}")
-    return game, claim, fields
+def about_claimed_game(view):
+    """The view of a post about a claimed game, called with the game, the claim and the body's
+    fields: 400 for a body without a claim, 404 for no such game."""
+    def checked(request, machine, pk: int):
+        try:
+            fields = body(request)
+        except ValueError as bad:
+            return error(400, str(bad))
+        claim = fields.get("claim")
+        if not isinstance(claim, str) or not claim:
+            return error(400, "no claim: send the claim the game was given with")
+        game = Game.objects.select_related("p1__entry", "p2__entry").filter(pk=pk).first()
+        if game is None:
+            return error(404, f"no game {pk}")
+        return view(request, machine, game, claim, fields)
+    checked.__name__ = view.__name__
+    checked.__doc__ = view.__doc__
+    return checked
 
 
 def lost(game: Game) -> JsonResponse:
@@ -133,10 +138,8 @@ def zip_of_folder(version: Version) -> bytes:
 
 @only("POST")
 @authorised
-def heartbeat(request, machine, pk: int):
-    game, claim_id, fields = claimed_game(request, pk)
-    if game is None:
-        return fields
+@about_claimed_game
+def heartbeat(request, machine, game: Game, claim_id: str, fields: dict):
     live = fields.get("live", "")
     if not isinstance(live, str):
         return error(400, "live: the new lines of the runner's -live file, as one string")
@@ -148,10 +151,8 @@ def heartbeat(request, machine, pk: int):
 
 @only("POST")
 @authorised
-def result(request, machine, pk: int):
-    game, claim_id, fields = claimed_game(request, pk)
-    if game is None:
-        return fields
+@about_claimed_game
+def result(request, machine, game: Game, claim_id: str, fields: dict):
     try:
         record = GameRecord.from_json(fields.get("record"))
         record.positions()  # every move plays
@@ -171,10 +172,8 @@ def result(request, machine, pk: int):
 
 @only("POST")
 @authorised
-def failed(request, machine, pk: int):
-    game, claim_id, fields = claimed_game(request, pk)
-    if game is None:
-        return fields
+@about_claimed_game
+def failed(request, machine, game: Game, claim_id: str, fields: dict):
     reason = fields.get("reason")
     if not isinstance(reason, str) or not reason:
         return error(400, "reason: why the game could not be played")
@@ -187,10 +186,8 @@ def failed(request, machine, pk: int):
 
 @only("POST")
 @authorised
-def release(request, machine, pk: int):
-    game, claim_id, fields = claimed_game(request, pk)
-    if game is None:
-        return fields
+@about_claimed_game
+def release(request, machine, game: Game, claim_id: str, fields: dict):
     if queue.release(game.pk, claim_id):
         return JsonResponse({"queued_again": True})
     return lost(game)
