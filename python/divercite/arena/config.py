@@ -39,6 +39,23 @@ class Config:
     # Versions a team may upload in an hour (the API and the upload page; not the
     # administrator's `divercite-arena upload`); 0: no limit. An arena.json without it: 12.
     upload_limit_per_hour: int = 12
+    # A version unpacked: at most this many MB and files (the zip's central directory counted
+    # before anything is unpacked), each member at most this many times its compressed size.
+    version_max_mb: int = 20
+    version_max_files: int = 2000
+    max_compression_ratio: int = 200
+    # What a team's versions may hold on disk together; the oldest superseded versions'
+    # folders are removed after retention_days (their games, records and analyses stay; a
+    # final tournament's versions stay whole).
+    team_storage_mb: int = 200
+    retention_days: float = 7.0
+    # The share of the workers that check games may hold at once (another game waiting): one
+    # team's uploads cannot starve the ladder.
+    check_share: float = 0.5
+    # Requests a minute one address may make without logging in (pages and API reads), and
+    # failed logins an address or a name may make in 15 minutes before it waits (429).
+    anonymous_requests_per_minute: int = 120
+    failed_logins_allowed: int = 10
 
     @property
     def agents(self) -> Path:
@@ -168,8 +185,17 @@ def load(folder) -> Config:
     if unknown or "secret_key" not in values:
         raise ArenaError(f"{path}: not an arena's settings (unknown {sorted(unknown)} or no "
                          "secret_key)")
-    limit = values.get("upload_limit_per_hour", 0)
-    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
-        raise ArenaError(f"{path}: upload_limit_per_hour {limit!r}: a whole number of "
-                         "uploads a team an hour, 0 for no limit")
+    for field in dataclasses.fields(Config):
+        if field.name not in values or field.type not in ("int", "float"):
+            continue
+        value = values[field.name]
+        kinds = (int,) if field.type == "int" else (int, float)
+        if not isinstance(value, kinds) or isinstance(value, bool) or value < 0:
+            raise ArenaError(f"{path}: {field.name} {value!r}: "
+                             f"{'a whole' if field.type == 'int' else 'a'} number, 0 or more"
+                             f"{' (0: no limit)' if field.name in NO_LIMIT else ''}")
     return Config(folder=folder, **values)
+
+
+# The settings whose 0 means "no limit".
+NO_LIMIT = ("upload_limit_per_hour", "anonymous_requests_per_minute", "failed_logins_allowed")

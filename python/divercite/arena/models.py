@@ -61,6 +61,12 @@ class Version(models.Model):
     agent_file = models.CharField(max_length=200, blank=True)  # within the folder
     house = models.CharField(max_length=20, blank=True)  # house.HOUSE's key
     created = models.DateTimeField(auto_now_add=True)
+    # What its folder holds, in bytes (the team's storage quota counts it until the folder
+    # is removed).
+    size = models.BigIntegerField(default=0)
+    # When its folder was removed (a rejected version once its reason is kept, a superseded
+    # one after the arena's retention): it plays no more; its games and records stay.
+    files_removed = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["entry__name", "-number"]
@@ -73,6 +79,14 @@ class Version(models.Model):
     @property
     def folder(self):
         return settings.ARENA.agents / str(self.pk)
+
+
+class UploadAttempt(models.Model):
+    """One upload a team sent, taken or refused: the hourly limit counts them all."""
+
+    team = models.ForeignKey(Entry, related_name="upload_attempts", on_delete=models.CASCADE)
+    when = models.DateTimeField(auto_now_add=True, db_index=True)
+    refused = models.TextField(blank=True)  # why, for a refused one
 
 
 class Challenge(models.Model):
@@ -122,6 +136,9 @@ class Game(models.Model):
     # failed.
     analysis = models.CharField(max_length=7, blank=True)
     analysis_json = models.TextField(blank=True)
+    # Why a finished game's record is left out of the standings (it does not validate: kept
+    # before the checks of record_checks.py, or edited by hand); "" for every sound one.
+    set_aside = models.TextField(blank=True)
 
     class Meta:
         ordering = ["-id"]
@@ -199,3 +216,11 @@ class AuditEntry(models.Model):
 
     def __str__(self):
         return f"{self.when:%Y-%m-%d %H:%M:%S} {self.actor}: {self.action} {self.target}"
+
+
+class FailedLogin(models.Model):
+    """A login that failed: the throttle counts them by address and by name."""
+
+    when = models.DateTimeField(auto_now_add=True, db_index=True)
+    address = models.CharField(max_length=64, db_index=True)
+    username = models.CharField(max_length=150, db_index=True)
