@@ -335,7 +335,13 @@ def live(page: ArenaPage, server: Server, folder: Path, out: Path):
     shows(f"{moves} === {opening + 11} && {pieces} === {opening + 11}",
           "live: the next moves appear within a few seconds, the newest shown")
     page.screenshot(out / "phone-live.png")
-    record = dict(LIVE_RECORD, p1=claimed["seats"][0]["name"], p2=claimed["seats"][1]["name"])
+    # The game as this claim's would be: its players and clocks, from the start position (an
+    # arena game has no opening: the recorded one's opening moves become its first moves).
+    seats = claimed["seats"]
+    record = dict(LIVE_RECORD, p1=seats[0]["name"], p2=seats[1]["name"],
+                  tc=[f"tc={seat['tc']:g}" for seat in seats], opening="",
+                  moves=[{"move": move, "ms": 0} for move in LIVE_RECORD["opening"].split()]
+                  + LIVE_RECORD["moves"])
     status, _ = post(f"/api/worker/games/{game}/result", {"claim": claim, "record": record})
     check(status == 200, f"the live game's result posted ({status})")
     shows("document.getElementById('replay-data') !== null && "

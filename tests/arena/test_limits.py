@@ -22,7 +22,7 @@ from django.test import Client, TestCase, TransactionTestCase
 from django.utils import timezone
 
 from divercite.arena import cli, config, teams
-from divercite.arena.models import AuditEntry, Game, Version
+from divercite.arena.models import AuditEntry, Game, UploadAttempt, Version
 
 LIMIT = 3
 
@@ -50,8 +50,11 @@ class LimitTest(TestCase):
 
     def age(self, number, minutes):
         """Version `number` of alpha as uploaded `minutes` ago."""
-        Version.objects.filter(entry=self.alpha, number=number).update(
-            created=timezone.now() - timedelta(minutes=minutes))
+        when = timezone.now() - timedelta(minutes=minutes)
+        Version.objects.filter(entry=self.alpha, number=number).update(created=when)
+        # Each version here was the team's upload attempt of its number.
+        attempt = self.alpha.upload_attempts.order_by("id")[number - 1]
+        UploadAttempt.objects.filter(pk=attempt.pk).update(when=when)
 
     def test_the_upload_over_the_limit_is_refused_until_one_leaves_the_hour(self):
         for _ in range(LIMIT):

@@ -1,11 +1,17 @@
 """The standings (standings.table): the Elo of `divercite-match -ratings` over the same
-records, and the seeds' statistics counted from the games, for the current versions only."""
+records, and the seeds' statistics counted from the games, for the current versions only; a
+game whose record does not validate set aside, never the standings' end."""
 
+import json
 import os
 import tempfile
+from unittest import mock
 
 from arena_games import AGENT, DRAWN, play, ready, record_of
+from django.contrib.auth.models import User
+from django.db import connection
 from django.test import TestCase
+from django.test.utils import CaptureQueriesContext
 
 import divercite
 from divercite import match
@@ -149,3 +155,65 @@ class StandingsTest(TestCase):
         self.assertEqual({line["team"] for line in body},
                          {"alpha", "beta", "random", "greedy", "skypiea_v5", "engine-0.1s",
                           "engine-1s", "engine-10s"})
+
+
+class SetAsideTest(TestCase):
+    """Records forged in the database (or kept before the arena checked them) that would stop
+    -ratings: each game set aside with its reason, once, and the rest counted."""
+
+    setUp = StandingsTest.setUp
+
+    def forge(self):
+        """Three games made bad: {game id: what its set_aside says}."""
+        first, second, third = self.games[:3]
+        record = json.loads(first.record)
+        record["result"] = "2-0"
+        Game.objects.filter(pk=first.pk).update(result="2-0", record=json.dumps(record))
+        record = json.loads(second.record)
+        record["tc"] = [5, 6]
+        Game.objects.filter(pk=second.pk).update(record=json.dumps(record))
+        Game.objects.filter(pk=third.pk).update(record="{not json")
+        return {first.pk: "result \"2-0\" is none of", second.pk: "two texts",
+                third.pk: "not JSON"}
+
+    def test_forged_rows_are_set_aside_and_the_rest_counted(self):
+        bad = self.forge()
+        with CaptureQueriesContext(connection) as queries:
+            lines = {line.team: line for line in standings.table()}
+        updates = [q for q in queries.captured_queries if q["sql"].startswith("UPDATE")]
+        self.assertEqual(len(updates), len(bad))
+        for pk, why in bad.items():
+            self.assertIn(why, Game.objects.get(pk=pk).set_aside)
+        self.assertFalse(Game.objects.exclude(pk__in=bad).exclude(set_aside="").exists())
+        sound = [game for game in self.games if game.pk not in bad]
+        for name, version in self.versions.items():
+            self.assertEqual(lines[name].games, sum(version.pk in (g.p1_id, g.p2_id)
+                                                    for g in sound), name)
+            self.assertIsNotNone(lines[name].elo, name)
+        standings.CACHE.key = None
+        with CaptureQueriesContext(connection) as queries:
+            self.assertEqual([line.games for line in standings.table()],
+                             [line.games for line in lines.values()])
+        self.assertFalse([q for q in queries.captured_queries if q["sql"].startswith("UPDATE")],
+                         "a game set aside twice")
+        for path in ("/", "/api/standings", "/teams/alpha/"):
+            with self.subTest(path=path):
+                self.assertEqual(self.client.get(path).status_code, 200)
+        User.objects.create_superuser("admin", password="admin-password")
+        self.client.login(username="admin", password="admin-password")
+        listed = self.client.get("/admin/arena/game/?set_aside=yes")
+        self.assertEqual(listed.context["cl"].result_count, len(bad))
+        self.assertContains(listed, "left out of the standings")
+        self.assertEqual(self.client.get("/admin/arena/game/?set_aside=no").context["cl"]
+                         .result_count, Game.objects.count() - len(bad))
+        page = self.client.get(f"/admin/arena/game/{self.games[0].pk}/change/")
+        self.assertNotContains(page, 'name="set_aside"')  # read-only
+        self.assertContains(page, "left out of the standings")
+
+    def test_without_ratings_the_table_has_no_elo(self):
+        with mock.patch.object(match, "ratings", side_effect=match.MatchError("boom")):
+            lines = {line.team: line for line in standings.table()}
+            self.assertEqual(self.client.get("/api/standings").status_code, 200)
+        self.assertEqual({line.elo for line in lines.values()}, {None})
+        self.assertEqual(lines["alpha"].games, sum(self.versions["alpha"].pk in (g.p1_id, g.p2_id)
+                                                   for g in self.games))

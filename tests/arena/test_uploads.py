@@ -2,8 +2,10 @@
 on (uploads.read_upload)."""
 
 import io
+import os
 import stat
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -87,12 +89,55 @@ class RefusedTest(SimpleTestCase):
                                                range(uploads.MAX_FILES)]
         self.refused("team.zip", zip_bytes(entries, zipfile.ZIP_STORED), "more than 2000 files")
 
-    def test_too_much_unpacked(self):
-        """A zip bomb: a few hundred KB that unpack to more than the limit."""
+    def test_a_zip_bomb_is_refused_by_its_ratio(self):
+        """A few hundred KB that unpack to more than the version's cap: refused by what the
+        central directory declares, before a byte is unpacked."""
         bomb = zip_bytes([("my_player.py", AGENT),
                           ("zeros.bin", bytes(uploads.MAX_UNPACKED_BYTES + 1))])
         self.assertLess(len(bomb), 1 << 20)
-        self.refused("team.zip", bomb, "more than 100 MB unpacked")
+        self.refused("team.zip", bomb, "more than 200 times smaller: a zip bomb")
+
+    def test_too_much_unpacked(self):
+        caps = uploads.Caps(unpacked_bytes=1 << 20)
+        stored = zip_bytes([("my_player.py", AGENT), ("data.bin", os.urandom(1 << 20))])
+        with self.assertRaisesRegex(UploadError, r"1\.0 MB unpacked; a version holds at most "
+                                                 r"1 MB"):
+            read_upload("team.zip", stored, caps)
+        with self.assertRaisesRegex(UploadError, "a version holds at most 1 MB"):
+            read_upload("my_player.py", AGENT + b"#" * (1 << 20), caps)
+
+    def test_a_header_that_understates_its_size_is_counted_as_it_unpacks(self):
+        data = bytearray(zip_bytes([("my_player.py", AGENT),
+                                    ("data.bin", bytes(3 << 20))]))
+        # data.bin's declared size, in its central directory entry, set to 1 byte.
+        entry = data.index(b"PK\x01\x02", data.index(b"PK\x01\x02") + 1)
+        data[entry + 24:entry + 28] = (1).to_bytes(4, "little")
+        with self.assertRaisesRegex(UploadError, "more than 2 MB unpacked|cannot be unpacked"):
+            read_upload("team.zip", bytes(data), uploads.Caps(unpacked_bytes=2 << 20))
+
+    def test_entries_counted_from_the_central_directory_first(self):
+        """435,000 entries would cost zipfile seconds and hundreds of MB to list: the end
+        record's count refuses them at once."""
+        data = bytearray(zip_bytes([("my_player.py", AGENT)], zipfile.ZIP_STORED))
+        end = data.rindex(b"PK\x05\x06")
+        data[end + 8:end + 12] = (65000).to_bytes(2, "little") * 2
+        started = time.monotonic()
+        self.refused("team.zip", bytes(data), "65000 entries in the zip")
+        self.assertLess(time.monotonic() - started, 1)
+
+    def test_many_entries_whatever_the_count_says(self):
+        names = [(f"d/{i}.txt", b"") for i in range(uploads.Caps(files=10).entries + 1)]
+        with self.assertRaisesRegex(UploadError, "a version holds at most 10 files"):
+            read_upload("team.zip", zip_bytes([("my_player.py", AGENT)] + names,
+                                              zipfile.ZIP_STORED), uploads.Caps(files=10))
+
+    def test_long_and_deep_paths(self):
+        long_name = "/".join(["a" * 99] * 3) + ".py"
+        self.refused("team.zip", zip_bytes([("my_player.py", AGENT), (long_name, b"")]),
+                     "a path of 302 characters; at most 200")
+        deep = "/".join(["d"] * 30) + "/x.py"
+        self.refused("team.zip", zip_bytes([("my_player.py", AGENT), (deep, b"")]),
+                     "folders 30 deep; at most 19")
 
     def test_names_leaving_the_folder(self):
         for name in ("../evil.py", "team/../../evil.py", "/etc/evil.py", "..\\evil.py",
@@ -153,3 +198,27 @@ class RefusedTest(SimpleTestCase):
             warnings.simplefilter("ignore")  # zipfile warns of the duplicate as it writes it
             twice = zip_bytes([("my_player.py", AGENT), ("my_player.py", AGENT)])
         self.refused("team.zip", twice, "twice in the zip")
+
+
+class CompiledApartTest(SimpleTestCase):
+    """The Python files are compiled in a child with caps (source_check): files that would
+    take the arena's memory or its C stack are refused with a reason, in seconds."""
+
+    def refused_within(self, content, phrase, seconds=25):
+        started = time.monotonic()
+        with self.assertRaises(UploadError) as caught:
+            read_upload("my_player.py", content)
+        self.assertLess(time.monotonic() - started, seconds)
+        self.assertRegex(str(caught.exception), phrase)
+
+    def test_a_sum_of_many_terms(self):
+        self.refused_within(b"x = " + b"1+" * 200_000 + b"1\n",
+                            "nested too deeply|compiler crashed|more than")
+
+    def test_a_compile_bomb(self):
+        """A list of 3 million names: gigabytes to compile, refused by the child's cap."""
+        self.refused_within(b"a = 1\nx = [" + b"a," * 3_000_000 + b"]\n",
+                            "needs more than 512 MB|more than 10 s")
+
+    def test_the_reason_names_the_file_and_line(self):
+        self.refused_within(AGENT + b"def broken(:\n", r"my_player.py line 5: not Python")

@@ -1,20 +1,24 @@
 """The workers' API (worker_api): worker tokens and who may claim, a claimed game's seats and
-the versions' files, leases renewed by heartbeats and lost without them, results kept once
-however often they are posted, failures, games given back."""
+the versions' files (only those of the token's live claims), leases renewed by heartbeats and
+lost without them, results kept once however often they are posted and refused unless the
+game's whole (issue 55: a leaked worker token), failures, games given back."""
 
 import datetime
 import io
 import json
 import threading
 import zipfile
+from unittest import mock
 
-from arena_games import AGENT, record_of
+from arena_games import AGENT, REFERENCE_GAMES, record_of
 from django.db import connections
 from django.test import Client, TestCase, TransactionTestCase
 from django.utils import timezone
 
-from divercite.arena import queue, teams, worker_tokens
-from divercite.arena.models import Entry, Game, Version, WorkerToken
+import divercite
+from divercite.arena import playing, queue, teams, worker, worker_tokens
+from divercite.arena.models import AuditEntry, Entry, Game, Version, WorkerToken
+from divercite.records import MoveRecord
 
 
 class WorkerApiCase(TestCase):
@@ -97,6 +101,37 @@ class ClaimTest(WorkerApiCase):
         self.assertEqual(self.claim("host/1").status_code, 204, "one game claimed twice")
 
 
+class VersionFilesTest(WorkerApiCase):
+    """A worker token gets a version's files only while it holds a live claim on one of that
+    version's games: a leaked token cannot read every team's code."""
+
+    def files(self, version, token=None):
+        return self.client.get(f"/api/worker/versions/{version.pk}",
+                               HTTP_AUTHORIZATION=f"Token {token or self.token}")
+
+    def test_only_the_versions_of_the_token_s_live_claims(self):
+        mine = self.upload()
+        beta, _ = teams.add_team("beta")
+        theirs = teams.upload(beta, "my_player.py", AGENT)  # its check game is not claimed
+        refused = self.files(mine)
+        self.assertEqual(refused.status_code, 403, "before any claim")
+        self.assertIn("holds no live claim on a game of version", refused.json()["error"])
+        claimed = self.claim().json()
+        self.assertEqual(Game.objects.get(pk=claimed["game"]).p1_id, mine.pk)
+        self.assertEqual(self.files(mine).status_code, 200)
+        self.assertEqual(self.files(theirs).status_code, 403, "a version it does not play")
+        _, other_token = worker_tokens.add("lab-2")
+        _, shouting_token = worker_tokens.add("LAB-1")  # the same name but for its case
+        for token in (other_token, shouting_token):
+            self.assertEqual(self.files(mine, token).status_code, 403, "another token's claim")
+        Game.objects.filter(pk=claimed["game"]).update(
+            lease_until=timezone.now() - datetime.timedelta(seconds=1))
+        self.assertEqual(self.files(mine).status_code, 403, "a lease run out")
+        self.assertEqual(self.client.get("/api/worker/versions/99999",
+                                         HTTP_AUTHORIZATION=f"Token {self.token}").status_code,
+                         404)
+
+
 class LeaseTest(WorkerApiCase):
     def setUp(self):
         super().setUp()
@@ -163,6 +198,120 @@ class LeaseTest(WorkerApiCase):
                                                            "record": "{"}).status_code, 400)
         self.assertEqual(Game.objects.get(pk=self.game.pk).status, Game.PLAYING)
 
+    def refusal(self, record, why):
+        """Posts `record` (a GameRecord, or a dict for its JSON) as the game's: 400 naming
+        `why`, the game still the worker's, the refusal in the audit log."""
+        text = json.dumps(record) if isinstance(record, dict) else record.to_json()
+        before = AuditEntry.objects.filter(action="result refused").count()
+        answer = self.post(f"{self.path}/result", {"claim": self.claimed["claim"],
+                                                   "record": text})
+        self.assertEqual(answer.status_code, 400)
+        self.assertIn(why, answer.json()["error"])
+        game = Game.objects.get(pk=self.game.pk)
+        self.assertEqual((game.status, game.worker), (Game.PLAYING, self.claimed["claim"]))
+        entries = AuditEntry.objects.filter(action="result refused")
+        self.assertEqual(entries.count(), before + 1)
+        entry = entries.first()
+        self.assertEqual((entry.actor, entry.target, entry.detail),
+                         ("worker lab-1", f"game {self.game.pk}", answer.json()["error"]))
+
+    def cut(self, plies, result, termination, reason="alpha played 'XX99'", final=None):
+        """The reference game 0 as this game's record, cut after `plies` moves and ended so;
+        its final scores the position's unless given."""
+        record = record_of(self.game, 0)
+        moves = REFERENCE_GAMES[0]["moves"][:plies]
+        record.moves = [MoveRecord(move=move, ms=10) for move in moves]
+        record.result, record.termination, record.reason = result, termination, reason
+        record.final = final or list(divercite.Position.from_moves(moves).scores)
+        return record
+
+    def test_forged_records_are_refused(self):
+        """What a leaked token (or a team holding one) would post for a check game, each
+        refused with its reason."""
+        whole = record_of(self.game, 0)
+        won = whole.result  # the scores' result
+        lost = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1-0"}[won]
+        forged = {
+            "a result no reader knows": (dict(whole.to_dict(), result="2-0"), "is none of"),
+            "clocks that are not texts": (dict(whole.to_dict(), tc=[5, 6]), "two texts"),
+            "other clocks": (dict(whole.to_dict(), tc=["tc=900", "tc=5"]),
+                             "the game's clocks are tc=5 and tc=5"),
+            "a termination the runner never writes": (dict(whole.to_dict(), termination="bogus"),
+                                                      "none of the runner's"),
+            "an adjudication": (dict(whole.to_dict(), termination="adjudication"),
+                                "does not ask the runner to adjudicate"),
+            "a member the runner never writes": (dict(whole.to_dict(), verdict="rejected"),
+                                                 "members the runner does not write: verdict"),
+            "other players": (dict(whole.to_dict(), p2="beta"),
+                              "the game is alpha - course-random"),
+            "another start": (dict(whole.to_dict(), start="fen 1/3/5/7/9/7/5/3/1 w",
+                                   opening="RC14"), "start position with no opening"),
+            "the scores' result reversed": (dict(whole.to_dict(), result=lost),
+                                            "is not that of the final scores"),
+            "other final scores": (dict(whole.to_dict(), final=[99, 0]), "are not those of"),
+            "a NaN": (dict(whole.to_dict(), round=float("nan")), "JSON in UTF-8 cannot"),
+            "a normal win with no move": (self.cut(0, "1-0", "normal", ""),
+                                          "only once the board is full"),
+            "a normal loss with no move": (self.cut(0, "0-1", "normal", ""),
+                                           "only once the board is full"),
+            "a normal end halfway": (self.cut(20, "0-1", "normal", ""),
+                                     "only once the board is full"),
+            # Its first move is alpha's: course-random cannot have played an illegal one.
+            "the side not to move blamed": (self.cut(0, "1-0", "illegal"),
+                                            "alpha is to move, yet the record blames "
+                                            "course-random"),
+            "alpha blamed on course-random's move": (self.cut(5, "0-1", "time"),
+                                                     "course-random is to move"),
+            "a fault without a reason": (self.cut(4, "0-1", "illegal", reason=" "),
+                                         "carries the runner's reason"),
+            "a fault drawn": (self.cut(4, "1/2-1/2", "crash"), "is lost by the side at fault"),
+            "a fault on a full board": (dict(whole.to_dict(), result="0-1", termination="limit",
+                                             reason="memory limit"), "the board is full"),
+            "a fault's other scores": (self.cut(6, "0-1", "illegal", final=[7, 0]),
+                                       "are not those of its moves"),
+            "a move that does not play": (self.cut(3, "1-0", "crash"), None),
+        }
+        broken = forged["a move that does not play"][0]
+        broken.moves[2].move = broken.moves[1].move
+        forged["a move that does not play"] = (broken, "a move does not play")
+        for name, (record, why) in forged.items():
+            with self.subTest(forged=name):
+                self.refusal(record, why)
+        self.version.refresh_from_db()
+        self.assertEqual(self.version.status, Version.CHECKING)
+        self.assertEqual(self.post(f"{self.path}/result",
+                                   {"claim": self.claimed["claim"],
+                                    "record": whole.to_json()}).json(), {"kept": True})
+
+    def test_a_fault_of_the_side_to_move_is_kept(self):
+        """A check game lost by alpha's illegal move (alpha to move after the recorded ones)
+        rejects the version with the runner's reason; so does one at its very first move,
+        which no record can tell from a forged one."""
+        for plies in (6, 0):
+            with self.subTest(plies=plies):
+                answer = self.post(f"{self.path}/result", {
+                    "claim": self.claimed["claim"],
+                    "record": self.cut(plies, "0-1", "illegal").to_json()})
+                self.assertEqual(answer.json(), {"kept": True})
+                self.version.refresh_from_db()
+                self.assertEqual((self.version.status, self.version.reason),
+                                 (Version.REJECTED, "illegal: alpha played 'XX99'"))
+                self.version = self.upload()
+                self.claimed = self.claim().json()
+                self.game = Game.objects.get(pk=self.claimed["game"])
+                self.path = f"/api/worker/games/{self.game.pk}"
+
+    def test_a_starting_failure_of_either_side_is_kept(self):
+        """Before the first move the runner starts both engines: either may crash, stall or
+        hit a limit then, whoever is to move."""
+        answer = self.post(f"{self.path}/result", {
+            "claim": self.claimed["claim"],
+            "record": self.cut(0, "1-0", "stall", "course-random: no 'uciok' within 60s")
+            .to_json()})
+        self.assertEqual(answer.json(), {"kept": True})
+        self.version.refresh_from_db()
+        self.assertEqual(self.version.status, Version.READY)
+
     def test_failures_are_tried_three_times(self):
         claim = self.claimed["claim"]
         for attempt in range(queue.ATTEMPTS):
@@ -184,6 +333,33 @@ class LeaseTest(WorkerApiCase):
     def test_a_restart_of_serve_leaves_remote_games_playing(self):
         self.assertEqual(queue.requeue_cut_games(), 0)
         self.assertEqual(Game.objects.get(pk=self.game.pk).status, Game.PLAYING)
+
+
+class LocalWorkerTest(WorkerApiCase):
+    """serve's own workers check their runner's records as the API checks a worker's: one
+    that fails is the runner failing (queued again, with the reason)."""
+
+    def play(self, record):
+        game = queue.claim("serve-1/0")
+        stopped = threading.Event()
+        stopped.set()  # no claim to watch: the game is this test's
+        with mock.patch.object(playing, "play_game", return_value=record(game)):
+            worker.play(game, stopped)
+        return Game.objects.get(pk=game.pk)
+
+    def test_a_record_that_fails_the_checks_is_the_runner_failing(self):
+        self.upload()
+
+        def forged(game):
+            record = record_of(game, 0)
+            record.tc = ["tc=900", "tc=900"]
+            return record
+
+        game = self.play(forged)
+        self.assertEqual((game.status, game.attempts), (Game.QUEUED, 1))
+        self.assertIn("the runner's record does not stand the arena's checks: the game's "
+                      "clocks are tc=5 and tc=5", game.reason)
+        self.assertEqual(self.play(lambda game: record_of(game, 0)).status, Game.DONE)
 
 
 class RacingWorkersTest(TransactionTestCase):

@@ -34,6 +34,7 @@ from bridge_support import (AGENTS, ENGINE, HERE, MATCH, WRAPPER, CourseEngineTe
 from test_course_habits import HABITS, habit_agent, in_parallel
 
 HOSTILE = os.path.join(AGENTS, "hostile", "hostile_player.py")
+LIMIT_FORGER = os.path.join(AGENTS, "hostile", "limit_forger_player.py")
 FORKING_ENGINE = os.path.join(HERE, "engines", "forking_engine.py")
 # The package with its compiled core: the build tree's, beside the engine.
 PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(ENGINE))), "python")
@@ -165,7 +166,9 @@ class HostileAgentsTest(HostileTeams):
             "writer": ("write", planted, "normal", ""),
             "network": ("connect", listener.port, ILLEGAL, "ConnectionRefusedError"),
             "forker": ("fork", None, LIMIT, "process limit"),
-            "hog": ("memory", None, LIMIT, "memory limit"),
+            # Its MemoryError (the address-space limit) is seen inside its process only, and
+            # the bridge takes no agent's word for a limit (issue 55): its own error.
+            "hog": ("memory", None, ILLEGAL, "MemoryError"),
             "cores": ("cores", None, "normal", ""),
             "lingerer": ("linger", marker, "normal", ""),
         }
@@ -343,8 +346,9 @@ def texts_of(records_path, *more):
 class HostileAgentsFightBackTest(HostileTeams):
     """Agents that fight the sandbox back (issue 42): links planted in their folder, the
     runner's environment read through /proc, woken processes while the opponent thinks,
-    memory hidden where no process maps it, io_uring, forged protocol lines. Each is refused
-    or stopped; nothing of it outlives its game, and nothing leaks."""
+    memory hidden where no process maps it, io_uring, forged protocol lines, a limit forged
+    on the bridge's pipe (issue 55). Each is refused or stopped; nothing of it outlives its
+    game, and nothing leaks."""
 
     def assertNothingLeft(self, path):
         # The folder's path followed by a separator: not another team's whose name begins
@@ -468,6 +472,24 @@ class HostileAgentsFightBackTest(HostileTeams):
         self.assertEqual(len(records), 1, output)
         self.assertNothingLeft(path)
         return records[0], peak
+
+    def test_a_limit_the_agent_forges_is_its_own_error(self):
+        # Issue 55: a limit in the record is the sandbox's finding, never the agent's words
+        # on the bridge's pipe; in the sandbox or not.
+        for name, sandbox in (("forger", SANDBOX), ("forger-unboxed", [])):
+            with self.subTest(agent=name):
+                folder = os.path.join(self.temp, "class", name)
+                os.makedirs(folder)
+                path = os.path.join(folder, "my_player.py")
+                shutil.copy(LIMIT_FORGER, path)
+                records, output = self.play(name, path, sandbox=sandbox)
+                self.assertEqual(len(records), 1, output)
+                reason = records[0]["reason"]
+                # Lost by its own error, its words quoted: a limit's reason starts with them.
+                self.assertEqual(records[0]["termination"], ILLEGAL, reason)
+                self.assertFalse(reason.startswith("memory limit"), reason)
+                self.assertIn("forged by the agent", reason)
+                self.assertNothingLeft(path)
 
     def test_hidden_memory_counts_against_the_limit(self):
         for attack in ("memfd", "shm"):

@@ -28,11 +28,34 @@ class VersionAdmin(admin.ModelAdmin):
     search_fields = ("entry__name",)
 
 
+class SetAsideFilter(admin.SimpleListFilter):
+    """The games the standings leave out (their record does not validate), or the others."""
+
+    title = "set aside"
+    parameter_name = "set_aside"
+
+    def lookups(self, request, model_admin):
+        return (("yes", "yes"), ("no", "no"))
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.exclude(set_aside="")
+        if self.value() == "no":
+            return queryset.filter(set_aside="")
+        return queryset
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "p1", "p2", "purpose", "status", "result", "termination", "ended")
-    list_filter = ("status", "purpose", "termination")
-    readonly_fields = ("record", "analysis_json")
+    list_display = ("id", "p1", "p2", "purpose", "status", "result", "termination", "ended",
+                    "set_aside_reason")
+    list_filter = ("status", "purpose", "termination", SetAsideFilter)
+    # set_aside is the standings' finding (standings.sound), not the administrator's to edit.
+    readonly_fields = ("record", "analysis_json", "set_aside")
+
+    @admin.display(description="set aside", ordering="set_aside", empty_value="")
+    def set_aside_reason(self, game):
+        return game.set_aside if len(game.set_aside) <= 80 else game.set_aside[:79] + "…"
 
 
 admin.site.register(Challenge)

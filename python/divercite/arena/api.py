@@ -4,7 +4,10 @@
                                  | 429 over the team's uploads an hour, with Retry-After
     GET  /api/agents/ID          the team's own version     {"version", "team", "status", "reason"}
     GET  /api/standings                                     {"standings": [...]}
-    GET  /api/games[?team=NAME]  newest first               {"games": [...]}
+    GET  /api/games[?team=NAME]  newest first, 100 a page   {"games": [...], "next": PATH|null}
+                                 `next`: the next page's path (?before=ID, the filter
+                                 kept), null on the last | 429 without a token or a login,
+                                 past the address's requests a minute, with Retry-After
     GET  /api/games/ID/record    the runner's JSON line
     GET  /api/games/ID/live      a game being played       {"status", "plies", "clocks", ...}
     POST /api/challenges         {"opponent", "games"}      201 {"challenge", "games", "quota_left"}
@@ -13,22 +16,30 @@
     GET  /api/tournaments/ID/csv the staff's only (403)     text/csv, for grading
 
 Errors are JSON too: {"error": REASON} with 400 (a request refused), 401 (no valid token),
-404, 405, 429 (too many uploads: `Retry-After` says in how many seconds the next is taken)."""
+404, 405, 429 (too many uploads: `Retry-After` says in how many seconds the next is taken);
+and before any view (request_limits.py) 411 for a body without Content-Length, 413 for a
+body too large for its sender, 429 for an address past its requests a minute without a valid
+token or a login."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+from urllib.parse import urlencode
 
 from django.conf import settings
+from django.core.cache import cache
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Q
 from django.http import HttpResponse, JsonResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.views.decorators.csrf import csrf_exempt
 
 from . import live, standings, teams, tournament
 from .models import Entry, Game, Tournament, Version
-from .uploads import UploadError, check_size
+from .uploads import UploadError
 
 
 def error(status: int, reason: str) -> JsonResponse:
@@ -74,7 +85,7 @@ def agents(request):
     if sent is None:
         return error(400, "no file: send the agent as the multipart field `file`")
     try:
-        version = teams.upload(team, sent.name, read_sent(sent),
+        version = teams.upload(team, sent.name, sent,
                                per_hour=settings.ARENA.upload_limit_per_hour)
     except teams.UploadLimited as limited:
         answer = error(429, str(limited))
@@ -83,12 +94,6 @@ def agents(request):
     except UploadError as refused:
         return error(400, str(refused))
     return JsonResponse({"version": version.pk, "status": version.status}, status=201)
-
-
-def read_sent(sent) -> bytes:
-    """An uploaded file's bytes; UploadError, before reading it, if it is too large."""
-    check_size(sent.name, sent.size)
-    return sent.read()
 
 
 def version_json(version: Version) -> dict:
@@ -143,12 +148,57 @@ def game_json(game: Game, whole: bool = False) -> dict:
             "purpose": game.purpose, "status": game.status}
 
 
-def games_shown(team_name=None):
+GAMES_A_PAGE = 100
+GAMES_KEPT_SECONDS = 3600  # as the templates keep the pages' lists
+
+
+def games_shown(team_name=None, before=None):
+    """The games played or being played, newest first: a team's (either side) if named,
+    those below game `before` if given."""
+    # Without what no list shows (a record is kilobytes; its version's reason may be too).
     shown = (Game.objects.filter(status__in=(Game.PLAYING, Game.DONE))
-             .select_related("p1__entry", "p2__entry").order_by("-id"))
+             .select_related("p1__entry", "p2__entry").order_by("-id")
+             .defer("record", "live", "analysis_json", "set_aside", "p1__reason",
+                    "p2__reason"))
     if team_name is not None:
         shown = shown.filter(Q(p1__entry__name=team_name) | Q(p2__entry__name=team_name))
+    if before is not None:
+        shown = shown.filter(id__lt=before)
     return shown
+
+
+class GamesPage:
+    """A page of games_shown for a request (its `?before=ID`): at most GAMES_A_PAGE games,
+    and `next_url`, the request's path with its `team` and `before` the page's last game
+    (None on the last page). Read when first asked for, so that a page whose list is rendered
+    from the cache runs no query. ValueError, in words, for a `before` that is not a game's
+    id."""
+
+    def __init__(self, request, team_name=None, size=GAMES_A_PAGE):
+        given = request.GET.get("before")
+        if given is not None and not (given.isascii() and given.isdigit()):
+            raise ValueError(f"before={given!r}: the id of a game (a page's `next` gives it)")
+        self.before = int(given) if given is not None else None
+        self.team_name, self.size, self.request = team_name, size, request
+
+    @cached_property
+    def _read(self):
+        return list(games_shown(self.team_name, self.before)[:self.size + 1])
+
+    @property
+    def games(self):
+        return self._read[:self.size]
+
+    @property
+    def next_url(self):
+        if len(self._read) <= self.size:
+            return None
+        # The filter the list was asked with, and nothing else the query held: the pages
+        # keep this link rendered for everyone.
+        query = {"team": self.team_name} if self.request.GET.get("team") == self.team_name \
+            and self.team_name is not None else {}
+        query["before"] = self._read[self.size - 1].pk
+        return f"{self.request.path}?{urlencode(query)}"
 
 
 @only("GET")
@@ -156,8 +206,27 @@ def games(request):
     team = request.GET.get("team")
     if team is not None and not Entry.objects.filter(name=team).exists():
         return error(404, f"no team named {team!r}")
-    return JsonResponse({"games": [game_json(game, involved(request, game))
-                                   for game in games_shown(team)]})
+    try:
+        page = GamesPage(request, team)
+    except ValueError as bad:
+        return error(400, str(bad))
+    # involved(request, game), with the one asking looked up once for the page, not a game.
+    staff = request.user.is_authenticated and request.user.is_staff
+    asking = requester(request)
+
+    def whole(game):
+        return staff or (asking is not None and asking.pk in (game.p1.entry_id, game.p2.entry_id))
+
+    def answer():
+        return json.dumps({"games": [game_json(game, whole(game)) for game in page.games],
+                           "next": page.next_url}, cls=DjangoJSONEncoder).encode()
+    if staff or asking is not None:
+        return HttpResponse(answer(), content_type="application/json")
+    # What all others are shown is the same until a game changes: kept, as the pages' lists.
+    key = "api-games:" + hashlib.sha256(repr((standings.stamp(), team, page.before))
+                                        .encode()).hexdigest()
+    return HttpResponse(cache.get_or_set(key, answer, GAMES_KEPT_SECONDS),
+                        content_type="application/json")
 
 
 @only("GET")

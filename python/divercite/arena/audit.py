@@ -24,8 +24,13 @@ administrator's and are not recorded here. The admin pages are watched whole by
 watch_admin(site), called once where the arena's ModelAdmins are registered (admin.py): every
 ModelAdmin registered on the site, before or after, records its additions, changes and
 deletions; and the logins of staff users, and failed logins on the admin's login page or
-with a staff user's name, are recorded with the address they came from (the connection's:
-behind a proxy, the proxy's)."""
+with a staff user's name, are recorded with the address they came from
+(request_limits.client_address: behind the proxy of `serve --production`, the client's).
+Failed logins are not recorded one an attempt, which anyone could repeat into a flood: for a
+name from an address on a login page, the first of the throttle's window is recorded
+("from ADDRESS on PAGE"), and the one that starts the throttle ("N failures from ADDRESS
+since HH:MMZ: logins refused until HH:MMZ; the last on PAGE"); while throttled, no password
+is checked and none is recorded."""
 
 from __future__ import annotations
 
@@ -36,6 +41,7 @@ from django.contrib.auth.signals import user_logged_in, user_logged_out, user_lo
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models as django_models
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 
 from .models import AuditEntry
 
@@ -201,7 +207,10 @@ def watch_admin(site) -> None:
 
 
 def _address(request) -> str:
-    where = request.META.get("REMOTE_ADDR") if request is not None else None
+    # request_limits is imported here, not above: it imports the API, whose modules import
+    # this one.
+    from .request_limits import client_address
+    where = client_address(request) if request is not None else None
     return f"from {where}" if where else "from an unknown address"
 
 
@@ -228,7 +237,15 @@ def _login_failed(sender, credentials, request=None, **kwargs):
     name = str(credentials.get(model.USERNAME_FIELD) or credentials.get("username") or "")
     staff = bool(name) and model._default_manager.filter(
         **{model.USERNAME_FIELD: name, "is_staff": True}).exists()
-    if staff or _admin_page(request):
-        # The name tried is the target, not the actor: anyone may type a staff user's name.
-        where = f" on {request.path}" if request is not None else ""
-        record("anonymous", "login failed", name, _address(request) + where)
+    if not (staff or _admin_page(request)):
+        return
+    from .request_limits import LOGIN_WINDOW, note_failed_login
+    # The name tried is the target, not the actor: anyone may type a staff user's name.
+    where = f" on {request.path}" if request is not None else ""
+    first = _address(request) + where
+    if not AuditEntry.objects.filter(action="login failed", target=name[:200], detail=first,
+                                     when__gt=timezone.now() - LOGIN_WINDOW).exists():
+        record("anonymous", "login failed", name, first)
+    failures = note_failed_login(request, name)
+    if failures is not None and failures.throttled_until is not None:
+        record("anonymous", "login failed", name, f"{failures.in_words()}; the last{where}")

@@ -72,15 +72,17 @@ def team_add(arguments) -> int:
 
 
 def team_list(arguments) -> int:
-    setup(arguments.dir)
+    quota = setup(arguments.dir).team_storage_mb
     from .models import Entry
+    from .storage import used_bytes
     for entry in Entry.objects.filter(kind=Entry.TEAM):
         latest = entry.versions.order_by("-number").first()
         current = entry.current_version()
         print(f"{entry.name}  versions: {entry.versions.count()}"
               + (f", latest v{latest.number} {latest.status}" if latest else "")
               + (f", playing v{current.number}" if current else "")
-              + f"; challenge games left: {entry.challenge_quota}")
+              + f"; challenge games left: {entry.challenge_quota}"
+              + f"; storage: {used_bytes(entry) / (1 << 20):.1f} of {quota} MB")
     return 0
 
 

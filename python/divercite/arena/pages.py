@@ -36,10 +36,21 @@ def standings_page(request):
         "stamp": stamp})
 
 
+def games_listed(request, team_name=None):
+    """A page of games (api.GamesPage, read only if its cached list is not); Http404 for a
+    `before` that is not a game's id."""
+    try:
+        return api.GamesPage(request, team_name)
+    except ValueError as bad:
+        raise Http404(str(bad)) from None
+
+
 @require_GET
 def games_page(request):
-    return render(request, "arena/games.html", {"games": api.games_shown()[:200],
-                                                "stamp": standings.stamp()})
+    # Its list is rendered once a page and stamp ({% cache %}): the query runs then only.
+    page = games_listed(request)
+    return render(request, "arena/games.html", {"page": page, "stamp": standings.stamp(),
+                                                "page_size": api.GAMES_A_PAGE})
 
 
 @require_GET
@@ -52,7 +63,7 @@ def team_page(request, name):
     return render(request, "arena/team.html", {
         "entry": entry, "line": line, "own": own, "stamp": stamp,
         "show_reasons": own or request.user.is_staff,
-        "versions": entry.versions.all(), "games": api.games_shown(entry.name)[:200],
+        "versions": entry.versions.all(), "page": games_listed(request, entry.name),
         "house": house.HOUSE.get(entry.name),
         "can_challenge": viewer is not None and not own and entry.current_version() is not None,
         "quota": viewer.challenge_quota if viewer else 0})
@@ -141,7 +152,7 @@ def upload_page(request):
                                     "folder.")
         else:
             try:
-                version = teams.upload(team, sent.name, api.read_sent(sent),
+                version = teams.upload(team, sent.name, sent,
                                        per_hour=settings.ARENA.upload_limit_per_hour)
             except UploadError as refused:
                 messages.error(request, f"Refused: {refused}")

@@ -27,6 +27,7 @@ from django.db.models.functions import Concat
 from django.utils import timezone
 
 from ..records import GameRecord
+from . import storage
 from .models import Entry, Game, Version
 from .standings import divercites
 
@@ -79,20 +80,33 @@ def lease_end(leased: bool):
     return timezone.now() + timedelta(seconds=lease_seconds()) if leased else None
 
 
-def claim(worker: str, leased: bool = False) -> Optional[Game]:
+def checks_allowed() -> bool:
+    """Whether a worker claiming now may take a check game: the checks being played hold less
+    than the arena's check_share of the workers known busy (those playing, and this one)."""
+    playing = Game.objects.filter(status=Game.PLAYING)
+    checks = playing.filter(purpose=Game.CHECK).count()
+    return checks < max(1.0, settings.ARENA.check_share * (playing.count() + 1))
+
+
+def claim(worker: str, leased: bool = False, checks: bool = True) -> Optional[Game]:
     """The next queued game, now playing for `worker` (under a lease if `leased`: a remote
-    worker): checks of new versions first, then challenges, then the rest, oldest first: a
-    final tournament's games and the ladder's queued again after a stop (matchmaking's ladder
-    games are made only when none is queued, so a tournament's come before them); None when
-    none is queued."""
+    worker): checks of new versions first (unless `checks` is False), then challenges, then
+    the rest, oldest first: a final tournament's games and the ladder's queued again after a
+    stop (matchmaking's ladder games are made only when none is queued, so a tournament's come
+    before them); None when none is queued.
+
+    The checks take turns between teams: a team has one check at most, queued or being played
+    (teams.supersede_checks), so the oldest first is each team in turn."""
     priority = Case(When(purpose=Game.CHECK, then=Value(0)),
                     When(purpose=Game.CHALLENGE, then=Value(1)),
                     When(purpose=Game.TOURNAMENT, then=Value(2)),
                     default=Value(2), output_field=IntegerField())
     while True:
         with transaction.atomic():
-            queued = (Game.objects.filter(status=Game.QUEUED).annotate(priority=priority)
-                      .order_by("priority", "id"))
+            queued = Game.objects.filter(status=Game.QUEUED)
+            if not checks:
+                queued = queued.exclude(purpose=Game.CHECK)
+            queued = queued.annotate(priority=priority).order_by("priority", "id")
             if connection.features.has_select_for_update_skip_locked:
                 queued = queued.select_for_update(skip_locked=True)
             game = queued.first()
@@ -103,6 +117,12 @@ def claim(worker: str, leased: bool = False) -> Optional[Game]:
                 lease_until=lease_end(leased), attempts=F("attempts") + 1)
         if taken:
             return Game.objects.select_related("p1__entry", "p2__entry").get(pk=game.pk)
+
+
+def still_claimed(game_pk: int, worker: str) -> bool:
+    """Whether the game is still being played by `worker` (a newer upload stops a check being
+    played by failing it; a lapsed lease queues a game again)."""
+    return Game.objects.filter(pk=game_pk, status=Game.PLAYING, worker=worker).exists()
 
 
 def start_ladder_game(p1: Version, p2: Version, worker: str, leased: bool = False) -> Game:
@@ -151,6 +171,7 @@ def fail(game: Game, why: str) -> None:
             Version.objects.filter(pk=game.p1_id).update(
                 status=Version.REJECTED,
                 reason=f"the arena could not play its check game: {why}")
+            transaction.on_commit(lambda: storage.remove_files(game.p1))
 
 
 def _settle(version: Version, record: GameRecord) -> None:
@@ -161,6 +182,8 @@ def _settle(version: Version, record: GameRecord) -> None:
     if at_fault:
         Version.objects.filter(pk=version.pk).update(
             status=Version.REJECTED, reason=f"{record.termination}: {record.reason}".strip())
+        # Its reason is kept: its files serve nothing more (its record stays).
+        transaction.on_commit(lambda: storage.remove_files(version))
     else:
         Version.objects.filter(pk=version.pk).update(status=Version.READY, reason="")
 

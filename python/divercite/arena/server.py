@@ -15,14 +15,16 @@ import shutil
 import signal
 import sys
 import threading
+import time
 
 from django.conf import settings
 
-from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
+from django.core.servers.basehttp import ServerHandler, ThreadedWSGIServer, WSGIRequestHandler
 from django.core.wsgi import get_wsgi_application
 
 from . import playing, queue
 from .config import ArenaError
+from .request_limits import close_after
 from .worker import Workers
 
 
@@ -66,6 +68,71 @@ class ArenaServer(ThreadedWSGIServer):
             super().process_request_thread(request, client_address)
 
 
+# After an answer that left a body unread (request_limits.close_after), the connection is
+# closed rather than the rest read; what the client goes on sending is read and dropped for a
+# moment first: closed at once with bytes unread, the kernel would reset it, and the client
+# could lose the answer it was sent.
+LINGER_SECONDS = 1.0
+LINGER_BYTES = 8 << 20
+
+
+def _unread(body) -> int:
+    """The bytes of a request's body (Django's LimitedStream) not read yet."""
+    if hasattr(body, "remaining"):  # Django before 4.2
+        return body.remaining
+    return body.limit - body._pos
+
+
+class ArenaServerHandler(ServerHandler):
+    def close(self):
+        # Django's reads the rest of the body, all of it at once into memory: 3 GB for a body
+        # refused unread (request_limits.py). A chunked body, which this server does not
+        # read, would be taken for the next request.
+        body = self.get_stdin()
+        if close_after(self.environ) and (_unread(body) or
+                                          self.environ.get("HTTP_TRANSFER_ENCODING")):
+            self.request_handler.close_connection = True
+            self.request_handler.left_unread = True
+        else:
+            body.read()
+        super(ServerHandler, self).close()
+
+
+class ArenaRequestHandler(WSGIRequestHandler):
+    left_unread = False
+
+    def handle(self):
+        super().handle()  # its answers, then the connection shut for writing
+        if self.left_unread:
+            deadline = time.monotonic() + LINGER_SECONDS
+            dropped = 0
+            try:
+                while dropped < LINGER_BYTES and time.monotonic() < deadline:
+                    self.connection.settimeout(max(0.01, deadline - time.monotonic()))
+                    read = self.connection.recv(1 << 16)
+                    if not read:
+                        break
+                    dropped += len(read)
+            except OSError:
+                pass
+
+    def handle_one_request(self):
+        # Django's, with the handler above.
+        self.raw_requestline = self.rfile.readline(65537)
+        if len(self.raw_requestline) > 65536:
+            self.requestline = ""
+            self.request_version = ""
+            self.command = ""
+            self.send_error(414)
+            return
+        if not self.parse_request():
+            return
+        handler = ArenaServerHandler(self.rfile, self.wfile, self.get_stderr(),
+                                     self.get_environ())
+        handler.request_handler = self
+        handler.run(self.server.get_app())
+
+
 def take_folder(workers: int, out):
     """What every serve does first: the programs its workers run found, the folder held (the
     lock returned, to keep until the process ends), what a killed arena's games left removed,
@@ -97,7 +164,7 @@ def stop_workers(pool: Workers, out) -> None:
 
 def serve(host: str, port: int, workers: int, out=sys.stdout) -> int:
     lock = take_folder(workers, out)  # noqa: F841 - held until the process ends
-    server = ArenaServer((host, port), WSGIRequestHandler, ipv6=":" in host)
+    server = ArenaServer((host, port), ArenaRequestHandler, ipv6=":" in host)
     server.daemon_threads = True
     server.set_app(get_wsgi_application())
     pool = Workers(workers, f"serve-{os.getpid()}")

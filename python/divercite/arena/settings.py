@@ -35,6 +35,11 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After the authentication (a body's cap and the anonymous requests' limit depend on who
+    # asks), before anything reads a body: every middleware's __call__ runs before
+    # CsrfViewMiddleware reads a form (its process_view) or a view does (request_limits.py).
+    "divercite.arena.request_limits.RequestBodies",
+    "divercite.arena.request_limits.AnonymousRequests",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -58,8 +63,12 @@ if not PRODUCTION:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The pages' parts the same for everyone (the standings, the lists of games), kept rendered by
 # each process under standings.stamp() ({% cache %} in the templates).
+# The anonymous requests' counts a minute, an address each (request_limits.py), apart: an
+# outsider's many addresses cannot push the rendered pages out.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                      "OPTIONS": {"MAX_ENTRIES": 2000}}}
+                      "OPTIONS": {"MAX_ENTRIES": 2000}},
+          "request_limits": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                             "LOCATION": "request_limits", "OPTIONS": {"MAX_ENTRIES": 20000}}}
 AUTH_PASSWORD_VALIDATORS = []
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
@@ -70,8 +79,9 @@ STATIC_ROOT = str(_arena.folder / "static")  # collectstatic's, for --production
 LOGIN_URL = "/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
-# An upload is read whole by uploads.py, which sets its own limit; Django's own bound is above it.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 64 << 20
+# A body is capped before it is read (request_limits.py); the largest one not a file, a
+# worker's record (request_limits.WORKER_BODY_BYTES), is Django's bound for the rest.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 8 << 20
 FILE_UPLOAD_MAX_MEMORY_SIZE = 4 << 20
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_SAMESITE = "Strict"

@@ -1,10 +1,17 @@
 """The table: Bradley-Terry Elo over the games of the current versions (`divercite-match
 -ratings`, as divercite.match computes it for a match), with the seeds' statistics (games,
-wins, losses, draws, divercités, points for and against, totals and per game)."""
+wins, losses, draws, divercités, points for and against, totals and per game).
+
+A finished game whose record does not validate (record_checks.check_stored: kept before those
+checks, or edited by hand) is set aside: left out of the table, with the reason written once in
+its row (Game.set_aside, shown on the admin pages), so that one bad row never takes the
+standings, the pages and matchmaking down with it. Should -ratings fail all the same, the table
+is shown without Elo."""
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import tempfile
 import threading
@@ -12,6 +19,9 @@ from typing import Dict, List, Optional, Tuple
 
 from .. import match
 from ..records import GameRecord
+from .record_checks import RecordRefused, check_stored
+
+log = logging.getLogger("divercite.arena")
 
 NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 # The games of the ladder (its table, its matchmaking): its own and the challenges, never a
@@ -70,11 +80,14 @@ class Line:
 def compute(current: Dict[int, Tuple[str, str, int]], games) -> List[Line]:
     """The table of the `current` versions ({version id: (entry name, kind, number)}) over
     `games` (finished Game rows between two of them), best first; entries without a game
-    last, unrated."""
+    last, unrated. A game whose record does not validate is set aside (the module's
+    docstring); without -ratings' answer the lines have no Elo."""
     lines = {pk: Line(team=name, kind=kind, version=number)
              for pk, (name, kind, number) in current.items()}
     records = []
     for game in games:
+        if not sound(game, current):
+            continue
         records.append(game.record)
         for pk, other, won, lost, scored, conceded, divercite in (
                 (game.p1_id, game.p2_id, "1-0", "0-1", game.score1, game.score2,
@@ -90,21 +103,49 @@ def compute(current: Dict[int, Tuple[str, str, int]], games) -> List[Line]:
             line.points_for += scored or 0
             line.points_against += conceded or 0
     by_name = {line.team: line for line in lines.values()}
-    if records:
+    for standing in ratings(records):
+        line = by_name.get(standing.name)
+        if line is None:
+            continue
+        line.elo = round(standing.elo, 1)
+        if standing.elo_interval is not None:
+            line.elo_low = round(standing.elo - standing.elo_interval, 1)
+            line.elo_high = round(standing.elo + standing.elo_interval, 1)
+    return sorted(lines.values(), key=lambda line: (line.elo is None, -(line.elo or 0),
+                                                    line.team))
+
+
+def sound(game, current: Dict[int, Tuple[str, str, int]]) -> bool:
+    """Whether the finished game counts: not set aside before, and its record valid for its
+    row; a game found bad now is set aside (one UPDATE, the first time only)."""
+    if "set_aside" not in game.get_deferred_fields() and game.set_aside:
+        return False
+    try:
+        check_stored(game.record, game.result, [current[game.p1_id][0], current[game.p2_id][0]],
+                     [game.score1, game.score2])
+        return True
+    except RecordRefused as refused:
+        reason = f"left out of the standings: {refused}"
+    from .models import Game
+    if Game.objects.filter(pk=game.pk, set_aside="").update(set_aside=reason):
+        log.warning("game %s: %s", game.pk, reason)
+    return False
+
+
+def ratings(records: List[str]) -> List[match.Standing]:
+    """-ratings over the records (JSON lines); none if there is none, or if it fails (logged:
+    the table is then shown without Elo rather than not at all)."""
+    if not records:
+        return []
+    try:
         with tempfile.TemporaryDirectory(prefix="divercite_arena_") as folder:
             path = os.path.join(folder, "records.jsonl")
             with open(path, "w", encoding="utf-8") as file:
                 file.writelines(record + "\n" for record in records)
-            for standing in match.ratings(path, timeout=120):
-                line = by_name.get(standing.name)
-                if line is None:
-                    continue
-                line.elo = round(standing.elo, 1)
-                if standing.elo_interval is not None:
-                    line.elo_low = round(standing.elo - standing.elo_interval, 1)
-                    line.elo_high = round(standing.elo + standing.elo_interval, 1)
-    return sorted(lines.values(), key=lambda line: (line.elo is None, -(line.elo or 0),
-                                                    line.team))
+            return match.ratings(path, timeout=120)
+    except (match.MatchError, OSError, ValueError, TypeError) as failure:
+        log.error("the standings are shown without Elo: %s", failure)
+        return []
 
 
 class Cache:
@@ -162,5 +203,5 @@ def table(key: Optional[Tuple] = None) -> List[Line]:
         done = Game.objects.filter(status=Game.DONE, p1_id__in=current, p2_id__in=current,
                                    purpose__in=LADDER_PURPOSES)
         return compute(current, done.only("p1_id", "p2_id", "result", "score1", "score2",
-                                          "divercites1", "divercites2", "record"))
+                                          "divercites1", "divercites2", "record", "set_aside"))
     return CACHE.get(stamp() if key is None else key, make)

@@ -9,6 +9,7 @@ import shutil
 from datetime import timedelta
 from typing import List, Optional, Tuple
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -16,8 +17,9 @@ from django.db.models import Max
 from django.utils import timezone
 
 from . import house as house_entries
-from .models import NAME, Challenge, Entry, Game, Version, token_digest
-from .uploads import AGENT_FILE, UploadError, read_upload, unpack
+from . import storage
+from .models import NAME, Challenge, Entry, Game, UploadAttempt, Version, token_digest
+from .uploads import AGENT_FILE, Caps, UploadError, check_size, read_upload, size_of, unpack
 
 UPLOAD_WINDOW = timedelta(hours=1)  # upload_limit_per_hour's hour
 
@@ -71,14 +73,14 @@ def ensure_house() -> None:
 
 
 def check_upload_limit(team: Entry, per_hour: int) -> None:
-    """UploadLimited if `team` has uploaded `per_hour` versions or more in the last hour
-    (every version counts, the administrator's on its behalf too; 0: no limit). Called in
-    the transaction that creates the version, the team's row locked."""
+    """UploadLimited if `team` has sent `per_hour` uploads or more in the last hour (every
+    attempt counts, refused ones and the administrator's on its behalf too; 0: no limit).
+    Called in the transaction that records the attempt, the team's row locked."""
     if not per_hour:
         return
     now = timezone.now()
-    counted = sorted(team.versions.filter(created__gt=now - UPLOAD_WINDOW)
-                     .values_list("created", flat=True))
+    counted = sorted(team.upload_attempts.filter(when__gt=now - UPLOAD_WINDOW)
+                     .values_list("when", flat=True))
     if len(counted) < per_hour:
         return
     # Below the limit again once all but per_hour - 1 of them have left the hour.
@@ -91,28 +93,91 @@ def check_upload_limit(team: Entry, per_hour: int) -> None:
         wait)
 
 
-def upload(team: Entry, name: str, data: bytes, per_hour: int = 0) -> Version:
-    """A new version of `team` from an uploaded file, unpacked and queued for its check game
-    against the course's random player; UploadError (the reason) if refused, UploadLimited
-    if the team has uploaded `per_hour` versions in the last hour (0, the administrator's
-    uploads: no limit)."""
-    files = read_upload(name, data)
+def count_attempt(team: Entry, per_hour: int) -> UploadAttempt:
+    """The upload attempt recorded (committed at once, whatever becomes of the upload), or
+    UploadLimited if the team is at its limit. Uploads of a team are counted one at a time:
+    on PostgreSQL the team's row is locked; SQLite's transactions hold the database's write
+    lock."""
+    with transaction.atomic():
+        Entry.objects.select_for_update().get(pk=team.pk)
+        check_upload_limit(team, per_hour)
+        return UploadAttempt.objects.create(team=team)
+
+
+def check_storage(team: Entry, size: int) -> None:
+    """UploadError if a version of `size` bytes would take the team past its storage."""
+    quota = settings.ARENA.team_storage_mb << 20
+    used = storage.used_bytes(team)
+    if used + size > quota:
+        raise UploadError(
+            f"this version takes {size / (1 << 20):.1f} MB and your team's versions already "
+            f"{used / (1 << 20):.1f} MB of the {quota >> 20} MB a team may keep on the arena; "
+            "the files of versions superseded for "
+            f"{settings.ARENA.retention_days:g} days are removed (a rejected version's at "
+            "once), or ask the staff")
+
+
+def supersede_checks(team: Entry, version: Version) -> None:
+    """The team's older versions still waiting for their check (or in it) are not checked:
+    one pending check a team, the newest. A queued check is dropped, one being played is
+    stopped (its worker finds the game no longer its own)."""
+    now = timezone.now()
+    older = team.versions.filter(status=Version.CHECKING).exclude(pk=version.pk)
+    for old in older:
+        reason = f"superseded by version {version.number} before its check game ended"
+        Version.objects.filter(pk=old.pk).update(status=Version.REJECTED, reason=reason)
+        checks = Game.objects.filter(p1=old, purpose=Game.CHECK)
+        checks.filter(status=Game.QUEUED).delete()
+        checks.filter(status=Game.PLAYING).update(status=Game.FAILED, ended=now, reason=reason,
+                                                  live="", lease_until=None)
+        transaction.on_commit(lambda old=old: storage.remove_files(old))
+
+
+def upload(team: Entry, name: str, sent, per_hour: int = 0) -> Version:
+    """A new version of `team` from an uploaded file (its bytes, or a Django UploadedFile,
+    whose size is checked before it is read), unpacked and queued for its check game against
+    the course's random player; UploadError (the reason) if refused, UploadLimited if the team
+    has sent `per_hour` uploads in the last hour (0, the administrator's uploads: no limit).
+    Every call counts as an attempt, refused or not."""
+    attempt = count_attempt(team, per_hour)
+    try:
+        if isinstance(sent, (bytes, bytearray)):
+            data = bytes(sent)
+        else:
+            check_size(name, sent.size)
+            data = sent.read()
+        files = read_upload(name, data, Caps.of(settings.ARENA))
+        del data
+        version = _create_version(team, name, files)
+    except UploadError as refused:
+        UploadAttempt.objects.filter(pk=attempt.pk).update(refused=str(refused)[:2000])
+        raise
+    return version
+
+
+def _create_version(team: Entry, name: str, files) -> Version:
     checker = Entry.objects.get(kind=Entry.CHECKER).versions.get()
+    size = size_of(files)
     for attempt in range(3):  # two uploads of a team at once may take the same number
         try:
             with transaction.atomic():
-                # Uploads of a team one at a time, counted and numbered (on PostgreSQL the
-                # team's row locked; SQLite's transactions hold the database's write lock).
+                # Numbered one at a time (the team's row locked, as count_attempt does).
                 Entry.objects.select_for_update().get(pk=team.pk)
-                check_upload_limit(team, per_hour)
+                check_storage(team, size)
                 number = (team.versions.aggregate(last=Max("number"))["last"] or 0) + 1
                 version = Version.objects.create(entry=team, number=number,
-                                                 upload_name=name[:200], agent_file=AGENT_FILE)
+                                                 upload_name=name[:200], agent_file=AGENT_FILE,
+                                                 size=size)
                 # A folder there is a leftover of a transaction rolled back after it was
                 # written (SQLite gives its id again): no committed version owns it.
                 shutil.rmtree(version.folder, ignore_errors=True)
-                unpack(files, version.folder)  # a failure here undoes the version
+                try:
+                    unpack(files, version.folder)  # a failure here undoes the version
+                except OSError as error:
+                    raise UploadError(f"{name}: the arena could not write its files "
+                                      f"({error.strerror})") from None
                 Game.objects.create(p1=version, p2=checker, purpose=Game.CHECK)
+                supersede_checks(team, version)
             break
         except IntegrityError:
             if attempt == 2:

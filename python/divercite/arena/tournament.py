@@ -92,6 +92,15 @@ def parse_choice(text: str) -> Tuple[str, int]:
     return team, int(number)
 
 
+def check_files(version: Version) -> None:
+    """Refused for a version whose folder the arena removed (storage.py): it cannot play."""
+    if version.files_removed is not None:
+        raise Refused(f"{version.entry.name}'s version {version.number}: its files were removed "
+                      f"on {version.files_removed:%Y-%m-%d} (superseded for longer than the "
+                      "arena's retention_days); choose a version that still has its files "
+                      f"({version.entry.name}=NUMBER)")
+
+
 def freeze(deadline=None, chosen: Optional[Dict[str, int]] = None,
            house: Sequence[str] = ()) -> Tuple[List[Frozen], List[Tuple[str, str]]]:
     """The versions entered and the teams left out (with why). Each team's last ready version
@@ -112,6 +121,7 @@ def freeze(deadline=None, chosen: Optional[Dict[str, int]] = None,
             if version is None or version.status != Version.READY:
                 raise Refused(f"{name} has no ready version {chosen[name]}"
                               + (f" (it is {version.status})" if version else ""))
+            check_files(version)
             entered.append(Frozen(version, "chosen"))
             continue
         if deadline is not None:
@@ -127,6 +137,7 @@ def freeze(deadline=None, chosen: Optional[Dict[str, int]] = None,
             left_out.append((name, "no ready version" + (" uploaded before the deadline"
                                                          if deadline else "")))
             continue
+        check_files(version)
         entered.append(Frozen(version, "deadline" if deadline else "current"))
     for name in house:
         entry = Entry.objects.filter(name=name, kind=Entry.HOUSE).first()
@@ -273,8 +284,10 @@ def table(tournament: Tournament) -> List[Line]:
     key = (tuple(sorted(entered)), last, done.count())
 
     def make() -> List[Line]:
-        games = list(done.only("p1_id", "p2_id", "result", "score1", "score2", "divercites1",
-                               "divercites2", "record"))
+        # A game whose record does not validate counts nowhere: not in the head to head either.
+        games = [game for game in done.only("p1_id", "p2_id", "result", "score1", "score2",
+                                            "divercites1", "divercites2", "record", "set_aside")
+                 if standings.sound(game, entered)]
         lines = [Line(**dataclasses.asdict(line)) for line in standings.compute(entered, games)]
         return rank(lines, ((entered[game.p1_id][0], entered[game.p2_id][0], game.result)
                             for game in games))

@@ -2,38 +2,84 @@
 as the course names it) or a zip of the agent's folder, as students make them on any system.
 
 Refused, with the reason a student can act on: too large, too many files, not a zip, a name
-that leaves the folder or holds odd characters, a link, an encrypted or duplicated entry, no
-`my_player.py` at the top (of the zip or of its one folder), a `.py` file that is not UTF-8
-or not Python. What an archiver adds on its own is dropped, not refused: macOS's `__MACOSX/`
-and `.DS_Store`, `__pycache__/`, hidden files and folders (`.git/`), folders' own entries."""
+that leaves the folder, holds odd characters or is too long, a link, an encrypted or
+duplicated entry, no `my_player.py` at the top (of the zip or of its one folder), a `.py` file
+that is not UTF-8 or not Python. What an archiver adds on its own is dropped, not refused:
+macOS's `__MACOSX/` and `.DS_Store`, `__pycache__/`, hidden files and folders (`.git/`),
+folders' own entries.
+
+A zip is judged by its central directory before anything is unpacked: its entry count read
+from its end record (Python's zipfile would build an object for each of 400,000 entries), the
+sizes it declares, each member's compression ratio; then the unpacked bytes are counted again
+as they come. The Python files are compiled in a child process with caps
+(source_check.py), never here."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import re
 import stat
+import struct
 import zipfile
 from pathlib import Path, PurePosixPath
-from typing import Dict
+from typing import Dict, Tuple
+
+from .source_check import CheckError, python_problem
 
 AGENT_FILE = "my_player.py"
 MAX_UPLOAD_BYTES = 20 << 20  # the file sent
-MAX_UNPACKED_BYTES = 100 << 20  # everything in a zip, unpacked
-MAX_FILES = 2000
+MAX_UNPACKED_BYTES = 20 << 20  # everything in a zip, unpacked (arena.json: version_max_mb)
+MAX_FILES = 2000  # arena.json: version_max_files
+MAX_RATIO = 200  # a member's unpacked size over its compressed size (max_compression_ratio)
+# A member below this size may compress as well as it likes (a file of spaces): only large
+# ones are bombs.
+RATIO_FREE_BYTES = 1 << 20
+MAX_PATH = 200  # characters of a member's path, so that the arena's folders can hold it
+MAX_DEPTH = 20
 # A name's parts: what any system writes and every shell, URL and record takes as it is.
 PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+ -]{0,99}")
 DROPPED_PARTS = {"__MACOSX", "__pycache__", ".DS_Store", "Thumbs.db"}
+END_RECORD = b"PK\x05\x06"
+ZIP64_LOCATOR = b"PK\x06\x07"
+ZIP64_END_RECORD = b"PK\x06\x06"
+CENTRAL_ENTRY_BYTES = 46  # a central directory entry's fixed part
+
+
+@dataclasses.dataclass(frozen=True)
+class Caps:
+    """What one version may hold unpacked."""
+
+    unpacked_bytes: int = MAX_UNPACKED_BYTES
+    files: int = MAX_FILES
+    ratio: int = MAX_RATIO
+
+    @property
+    def entries(self) -> int:
+        """A zip's central directory entries: the files, and what archivers add (folders,
+        macOS's copies in __MACOSX/) that is dropped."""
+        return 2 * self.files + 100
+
+    @classmethod
+    def of(cls, arena) -> "Caps":
+        """The caps an arena's settings (config.Config) set."""
+        return cls(unpacked_bytes=arena.version_max_mb << 20, files=arena.version_max_files,
+                   ratio=arena.max_compression_ratio)
 
 
 class UploadError(ValueError):
     """Why an upload is refused; the message is shown to the team as it is."""
 
 
+def megabytes(size: int) -> str:
+    return f"{size / (1 << 20):.1f} MB"
+
+
 def check_size(name: str, size: int) -> None:
     """UploadError if a file of `size` bytes is too large to take (before it is read)."""
     if size > MAX_UPLOAD_BYTES:
-        raise UploadError(f"{name}: {size / (1 << 20):.1f} MB; at most "
+        raise UploadError(f"{name}: {megabytes(size)}; at most "
                           f"{MAX_UPLOAD_BYTES >> 20} MB")
 
 
@@ -41,7 +87,13 @@ def _checked_name(name: str) -> PurePosixPath:
     if "\\" in name:
         raise UploadError(f"{name!r}: a name with '\\' (zip the folder with a zip tool that "
                           "writes '/', as Windows' 'Compress to ZIP file' does)")
+    if len(name) > MAX_PATH:
+        raise UploadError(f"{name[:60]!r}...: a path of {len(name)} characters; at most "
+                          f"{MAX_PATH}")
     path = PurePosixPath(name)  # one that leaves the folder is refused before (_read_zip)
+    if len(path.parts) > MAX_DEPTH:
+        raise UploadError(f"{name[:60]!r}...: folders {len(path.parts) - 1} deep; at most "
+                          f"{MAX_DEPTH - 1}")
     for part in path.parts:
         if not PART.fullmatch(part) or part.endswith((" ", ".")):
             raise UploadError(f"{name!r}: odd characters in a name (letters, digits, "
@@ -50,49 +102,82 @@ def _checked_name(name: str) -> PurePosixPath:
     return path
 
 
-def _python_problem(name: str, data: bytes):
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        return f"{name}: not UTF-8 (byte 0x{data[error.start]:02x} at offset {error.start})"
-    try:
-        compile(text, name, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError) as error:
-        line = getattr(error, "lineno", None)
-        where = f" line {line}" if line else ""
-        return f"{name}{where}: not Python ({getattr(error, 'msg', error)})"
-    return None
+def _python_sources(files: Dict[str, bytes]) -> Dict[str, str]:
+    """The `.py` files' texts; UploadError for one that is not UTF-8."""
+    sources = {}
+    for path, data in sorted(files.items()):
+        if not path.endswith(".py"):
+            continue
+        try:
+            sources[path] = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise UploadError(f"{path}: not UTF-8 (byte 0x{data[error.start]:02x} at offset "
+                              f"{error.start})") from None
+    return sources
 
 
-def read_upload(name: str, data: bytes) -> Dict[str, bytes]:
+def read_upload(name: str, data: bytes, caps: Caps = Caps()) -> Dict[str, bytes]:
     """The agent's files (a relative path each, `my_player.py` among them) of an upload named
     `name` holding `data`; UploadError if refused."""
     check_size(name, len(data))
     if name.lower().endswith(".py"):
+        if len(data) > caps.unpacked_bytes:
+            raise UploadError(f"{name}: {megabytes(len(data))}; a version holds at most "
+                              f"{caps.unpacked_bytes >> 20} MB")
         files = {AGENT_FILE: data}
     elif name.lower().endswith(".zip"):
-        files = _read_zip(name, data)
+        files = _read_zip(name, data, caps)
     else:
         raise UploadError(f"{name}: send {AGENT_FILE} or a .zip of the agent's folder")
     if AGENT_FILE not in files:
         raise UploadError(f"{name}: no {AGENT_FILE} at the top of the zip or of its one folder")
-    for path, content in sorted(files.items()):
-        if path.endswith(".py"):
-            problem = _python_problem(path, content)
-            if problem:
-                raise UploadError(problem)
+    try:
+        problem = python_problem(_python_sources(files))
+    except CheckError as error:
+        raise UploadError(str(error)) from None
+    if problem:
+        raise UploadError(problem)
     return files
 
 
-def _read_zip(name: str, data: bytes) -> Dict[str, bytes]:
+def central_directory(data: bytes) -> Tuple[int, int]:
+    """(entries, bytes) of the zip's central directory as its end record declares them (the
+    ZIP64 one where there is one); UploadError if there is no end record."""
+    end = data.rfind(END_RECORD, max(0, len(data) - 22 - 0xFFFF))
+    if end < 0 or end + 22 > len(data):
+        raise UploadError("not a zip file (no end of central directory)")
+    entries, size = struct.unpack_from("<HI", data, end + 10)
+    locator = end - 20
+    if locator >= 0 and data[locator:locator + 4] == ZIP64_LOCATOR:
+        (record,) = struct.unpack_from("<Q", data, locator + 8)
+        if record + 56 <= len(data) and data[record:record + 4] == ZIP64_END_RECORD:
+            entries, size = struct.unpack_from("<QQ", data, record + 32)
+    return entries, size
+
+
+def _read_zip(name: str, data: bytes, caps: Caps) -> Dict[str, bytes]:
+    try:
+        entries, directory = central_directory(data)
+    except UploadError as error:
+        raise UploadError(f"{name}: {error}") from None
+    # zipfile reads the directory by its size, whatever count it declares: both are capped.
+    if entries > caps.entries:
+        raise UploadError(f"{name}: {entries} entries in the zip; a version holds at most "
+                          f"{caps.files} files")
+    if directory > caps.entries * (CENTRAL_ENTRY_BYTES + 400):
+        raise UploadError(f"{name}: a list of contents of {megabytes(directory)}, more than "
+                          f"{caps.files} files need; a version holds at most {caps.files} files")
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-        entries = archive.infolist()
+        listed = archive.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as error:
         raise UploadError(f"{name}: not a zip file ({error})") from None
-    files: Dict[PurePosixPath, bytes] = {}
-    unpacked = 0
-    for entry in entries:
+    if len(listed) > caps.entries:
+        raise UploadError(f"{name}: {len(listed)} entries in the zip; a version holds at most "
+                          f"{caps.files} files")
+    kept = []
+    declared = 0
+    for entry in listed:
         mode = entry.external_attr >> 16
         if entry.create_system == 3 and stat.S_ISLNK(mode):  # written on a Unix system
             raise UploadError(f"{entry.filename!r}: a symbolic link; send the files themselves")
@@ -106,18 +191,32 @@ def _read_zip(name: str, data: bytes) -> Dict[str, bytes]:
         if any(part.startswith(".") for part in parts):  # .git, .vscode, macOS's ._ files
             continue
         path = _checked_name(entry.filename)
+        if len(kept) == caps.files:
+            raise UploadError(f"{name}: more than {caps.files} files")
+        if (entry.file_size > RATIO_FREE_BYTES
+                and entry.file_size > caps.ratio * max(entry.compress_size, 1)):
+            raise UploadError(f"{entry.filename!r}: {megabytes(entry.file_size)} packed into "
+                              f"{entry.compress_size} bytes, more than {caps.ratio} times "
+                              "smaller: a zip bomb, or data the agent should make itself")
+        declared += entry.file_size
+        kept.append((path, entry))
+    if declared > caps.unpacked_bytes:
+        raise UploadError(f"{name}: {megabytes(declared)} unpacked; a version holds at most "
+                          f"{caps.unpacked_bytes >> 20} MB")
+    files: Dict[PurePosixPath, bytes] = {}
+    unpacked = 0
+    for path, entry in kept:
         if path in files:
             raise UploadError(f"{entry.filename!r}: twice in the zip")
-        if len(files) == MAX_FILES:
-            raise UploadError(f"{name}: more than {MAX_FILES} files")
         content = bytearray()
         try:
             with archive.open(entry) as member:
+                # Counted as it comes too: a header may understate what a member unpacks to.
                 while chunk := member.read(1 << 16):
                     content += chunk
                     unpacked += len(chunk)
-                    if unpacked > MAX_UNPACKED_BYTES:
-                        raise UploadError(f"{name}: more than {MAX_UNPACKED_BYTES >> 20} MB "
+                    if unpacked > caps.unpacked_bytes:
+                        raise UploadError(f"{name}: more than {caps.unpacked_bytes >> 20} MB "
                                           "unpacked")
         except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError) as error:
             raise UploadError(f"{entry.filename!r}: cannot be unpacked ({error})") from None
@@ -142,3 +241,8 @@ def unpack(files: Dict[str, bytes], folder: Path) -> None:
         path.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
         with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644), "wb") as file:
             file.write(content)
+
+
+def size_of(files: Dict[str, bytes]) -> int:
+    """What a version's files take, in bytes (its share of the team's storage)."""
+    return sum(len(content) for content in files.values())

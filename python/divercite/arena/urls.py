@@ -7,6 +7,7 @@ from django.contrib.staticfiles.views import serve as serve_static
 from django.urls import include, path, re_path
 
 from . import api, pages, worker_api
+from .request_limits import throttled_login
 
 api_patterns = [
     path("agents", api.agents, name="agents"),
@@ -37,12 +38,14 @@ page_patterns = [
     path("tournaments/", pages.tournaments_page, name="tournaments"),
     path("tournaments/<int:pk>/", pages.tournament_page, name="tournament"),
     path("tournaments/<int:pk>/games/", pages.tournament_games_page, name="tournament-games"),
-    path("login/", auth_views.LoginView.as_view(template_name="arena/login.html"),
-         name="login"),
+    path("login/", throttled_login(auth_views.LoginView.as_view(
+        template_name="arena/login.html")), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]
 urlpatterns = [
     path("api/", include((api_patterns, "api"))),
+    # The admin's login page as the site's own (its name stays the admin's), throttled too.
+    path("admin/login/", throttled_login(admin.site.login)),
     path("admin/", admin.site.urls),
     path("", include((page_patterns, "arena"))),
 ]

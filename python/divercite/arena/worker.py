@@ -21,7 +21,8 @@ from django.db import close_old_connections, connection
 from django.db.models import Q
 
 from .. import match, programs
-from . import house, matchmaking, playing, queue, standings, tournament
+from . import (house, matchmaking, playing, queue, record_checks, standings, storage,
+               tournament)
 from .models import Game, Version
 
 log = logging.getLogger("divercite.arena")
@@ -36,6 +37,9 @@ ANALYSING = "running"  # Game.analysis while an analyst holds it
 # How long stop() waits for the workers: a game or an analysis ends within STOP_POLL_SECONDS
 # of the stop, its output's readers within 10 s.
 STOP_SECONDS = 60
+# How often a game's worker reads whether the game is still its own.
+CLAIM_POLL_SECONDS = 2.0
+PRUNE_SECONDS = 3600
 
 
 def next_game(worker: str, rng: random.Random, leased: bool = False) -> Optional[Game]:
@@ -43,24 +47,35 @@ def next_game(worker: str, rng: random.Random, leased: bool = False) -> Optional
     `leased`: for a remote worker, whose hold on the game lasts as long as its heartbeats."""
     with SCHEDULE:
         queue.requeue_expired()
-        game = queue.claim(worker, leased)
+        # Checks up to their share of the workers, then the other queued games, then the
+        # ladder's; a check past its share still goes before a worker idles.
+        checks = queue.checks_allowed()
+        game = queue.claim(worker, leased, checks=checks)
         if game is not None:
             return game
-        current = standings.current_versions()
-        ids = list(current)
-        # The ladder's meetings: its own games and challenges, never a check or a tournament's.
-        pairs = Game.objects.filter(p1_id__in=ids, p2_id__in=ids,
-                                    purpose__in=standings.LADDER_PURPOSES)
-        done = list(pairs.filter(status=Game.DONE).values_list("p1_id", "p2_id"))
-        playing = list(pairs.filter(status__in=(Game.PLAYING, Game.QUEUED))
-                       .values_list("p1_id", "p2_id"))
-        names = {line.team: line.elo for line in standings.table()}
-        elo = {pk: names.get(name) for pk, (name, _, _) in current.items()}
-        pair = matchmaking.choose(ids, elo, done, playing, settings.ARENA.placement_games, rng)
-        if pair is None:
-            return None
-        p1, p2 = (Version.objects.select_related("entry").get(pk=pk) for pk in pair)
-        return queue.start_ladder_game(p1, p2, worker, leased)
+        game = ladder_game(worker, rng, leased)
+        if game is None and not checks:
+            game = queue.claim(worker, leased)
+        return game
+
+
+def ladder_game(worker: str, rng: random.Random, leased: bool) -> Optional[Game]:
+    """A ladder game between the pair matchmaking chooses, claimed; None if no pair can be."""
+    current = standings.current_versions()
+    ids = list(current)
+    # The ladder's meetings: its own games and challenges, never a check or a tournament's.
+    pairs = Game.objects.filter(p1_id__in=ids, p2_id__in=ids,
+                                purpose__in=standings.LADDER_PURPOSES)
+    done = list(pairs.filter(status=Game.DONE).values_list("p1_id", "p2_id"))
+    playing = list(pairs.filter(status__in=(Game.PLAYING, Game.QUEUED))
+                   .values_list("p1_id", "p2_id"))
+    names = {line.team: line.elo for line in standings.table()}
+    elo = {pk: names.get(name) for pk, (name, _, _) in current.items()}
+    pair = matchmaking.choose(ids, elo, done, playing, settings.ARENA.placement_games, rng)
+    if pair is None:
+        return None
+    p1, p2 = (Version.objects.select_related("entry").get(pk=pk) for pk in pair)
+    return queue.start_ladder_game(p1, p2, worker, leased)
 
 
 def seats_of(game: Game):
@@ -81,23 +96,56 @@ def show_live(game: Game, lines: str) -> None:
 
 def play(game: Game, stop: threading.Event) -> None:
     """Plays the game and keeps its record, or queues it again (queue.fail) with why not; once
-    `stop` is set, ends it at once and leaves it playing (serve queues it again)."""
+    `stop` is set, ends it at once and leaves it playing (serve queues it again); once the game
+    is no longer this worker's (a newer upload superseded the check), ends it at once."""
     arena = settings.ARENA
     seats = seats_of(game)
     players = [house.runner_player(seat, arena.course, version.folder / version.agent_file)
                for seat, version in zip(seats, (game.p1, game.p2))]
+    game_stop = threading.Event()
+    watching = threading.Thread(target=watch_claim, args=(game, stop, game_stop),
+                                name=f"claim of game {game.pk}", daemon=True)
+    watching.start()
     try:
-        record = playing.play_game(players, [seat.tc for seat in seats], arena.scratch, stop,
-                                   on_live=lambda lines: show_live(game, lines))
+        record = playing.play_game(players, [seat.tc for seat in seats], arena.scratch,
+                                   game_stop, on_live=lambda lines: show_live(game, lines))
     except match.MatchStopped:
         return
     except playing.GameNotPlayed as error:
         log.warning("game %s: %s", game.pk, error)
         queue.fail(game, str(error))
         return
+    finally:
+        game_stop.set()
+        watching.join()
+    try:
+        record_checks.check_record(record, [version.entry.name for version in (game.p1, game.p2)],
+                                   [record_checks.clock_text(seat.tc) for seat in seats])
+    except record_checks.RecordRefused as refused:
+        # The arena's own runner wrote it, yet it is not a game the arena can count: as if
+        # the runner had failed (played again, or after ATTEMPTS failed with the reason).
+        log.warning("game %s: the runner's record is refused: %s", game.pk, refused)
+        queue.fail(game, f"the runner's record does not stand the arena's checks: {refused}")
+        return
     if queue.finish(game, record):
         log.info("game %s: %s %s %s (%s)", game.pk, game.p1.entry.name, record.result,
                  game.p2.entry.name, record.termination)
+
+
+def watch_claim(game: Game, stop: threading.Event, game_stop: threading.Event) -> None:
+    """Sets `game_stop` once `stop` is set or the game is no longer this worker's; returns
+    when `game_stop` is set (the game over)."""
+    try:
+        while not game_stop.is_set():
+            if stop.wait(CLAIM_POLL_SECONDS) or not queue.still_claimed(game.pk, game.worker):
+                game_stop.set()
+    except Exception:  # noqa: BLE001 - the database unreachable: the game goes on
+        log.exception("watching game %s", game.pk)
+        while not game_stop.is_set():
+            if stop.wait(CLAIM_POLL_SECONDS):
+                game_stop.set()
+    finally:
+        connection.close()
 
 
 class Stopped(Exception):
@@ -182,6 +230,8 @@ class Workers:
         self.threads += [threading.Thread(target=self._analyses, name=f"analyst {i}",
                                           daemon=True)
                          for i in range(settings.ARENA.analysts)]
+        self.threads.append(threading.Thread(target=self._storage, name="storage",
+                                             daemon=True))
 
     def start(self):
         requeue_cut_analyses()
@@ -212,6 +262,18 @@ class Workers:
             except Exception:  # noqa: BLE001 - a worker goes on; the game is played again
                 log.exception("worker %s", worker)
                 self.stopping.wait(IDLE_SECONDS)
+
+    def _storage(self):
+        """The folders no game needs removed (storage.prune), at the start and each hour."""
+        while not self.stopping.is_set():
+            try:
+                close_old_connections()
+                storage.prune()
+            except Exception:  # noqa: BLE001 - tried again in an hour
+                log.exception("storage")
+            finally:
+                connection.close()
+            self.stopping.wait(PRUNE_SECONDS)
 
     def _analyses(self):
         while not self.stopping.is_set():

@@ -3,7 +3,7 @@ records (`divercite-arena worker`, python/divercite/arena/remote.py), as aiarena
 clients do. JSON in and out; `Authorization: Token WORKER_TOKEN`; a team's token is refused.
 
     POST /api/worker/claim                {"worker": NAME}   200 a game | 204 none queued
-    GET  /api/worker/versions/ID          a team version's files, as a zip
+    GET  /api/worker/versions/ID          a team version's files, as a zip | 403 | 404
     POST /api/worker/games/ID/heartbeat   {"claim", "live"}  200 {"lease_until"} | 409
     POST /api/worker/games/ID/result      {"claim", "record"} 200 {"kept"} | 409 | 400
     POST /api/worker/games/ID/failed      {"claim", "reason"} 200 {"queued_again"} | 409
@@ -12,7 +12,18 @@ clients do. JSON in and out; `Authorization: Token WORKER_TOKEN`; a team's token
 A claimed game is the worker's for a lease (the arena's lease_seconds) that each heartbeat
 renews; past it the game is queued again for another worker, and the first one's posts get
 409. A result posted twice (its answer lost on the way) is kept once and answered 200 both
-times."""
+times.
+
+A token is a machine's, and a leaked one anybody's: it is trusted no further than its games.
+A version's files are sent only while the token holds a live claim (its lease running) on a
+game that version plays; else 403 with why (404: no team version of that id). A record is
+checked whole before it is kept (record_checks.check_record): nothing but what the runner
+writes; the game's players and clocks; every move legal by the rules; a `normal` end only
+with the board full, its final scores the rules' and its result theirs; any other end a loss
+for the side the runner was waiting for, with a reason. A record that fails is answered 400
+with the reason ("record: ..."), written to the audit log (actor "worker NAME", action
+"result refused"), and the game stays the worker's, playing: it may post again, or post
+`failed`."""
 
 from __future__ import annotations
 
@@ -23,11 +34,12 @@ import random
 import secrets
 import zipfile
 
+from django.db.models import Q
 from django.http import HttpResponse, JsonResponse
 from django.utils import timezone
 
 from ..records import GameRecord
-from . import queue, teams, worker, worker_tokens
+from . import audit, queue, record_checks, teams, worker, worker_tokens
 from .api import error, only, token_of
 from .models import Game, Version
 
@@ -118,11 +130,26 @@ def version_files(request, machine, pk: int):
     version = Version.objects.select_related("entry").filter(pk=pk, entry__kind="team").first()
     if version is None:
         return error(404, f"no team version {pk}")
+    if not plays_for(machine, version):
+        return error(403, f"worker token {machine.name} holds no live claim on a game of "
+                          f"version {pk}: a worker gets a version's files only while it plays "
+                          "one of its games (claim the game first; a claim whose lease ran out "
+                          "no longer counts)")
     data = zip_of_folder(version)
     response = HttpResponse(data, content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="version-{pk}.zip"'
     response["X-Content-SHA256"] = hashlib.sha256(data).hexdigest()
     return response
+
+
+def plays_for(machine, version: Version) -> bool:
+    """Whether the token's machine holds a live claim on a game `version` plays."""
+    claims = (Game.objects.filter(Q(p1=version) | Q(p2=version), status=Game.PLAYING,
+                                  lease_until__gte=timezone.now(),
+                                  worker__startswith=f"{machine.name}/")
+              .values_list("worker", flat=True))
+    # Compared here as well: SQLite's LIKE, behind startswith, ignores case.
+    return any(claim.startswith(f"{machine.name}/") for claim in claims)
 
 
 def zip_of_folder(version: Version) -> bytes:
@@ -153,15 +180,18 @@ def heartbeat(request, machine, game: Game, claim_id: str, fields: dict):
 @authorised
 @about_claimed_game
 def result(request, machine, game: Game, claim_id: str, fields: dict):
+    if game.worker != claim_id or game.status not in (Game.PLAYING, Game.DONE):
+        return lost(game)
     try:
         record = GameRecord.from_json(fields.get("record"))
-        record.positions()  # every move plays
-    except (ValueError, TypeError, KeyError) as bad:
-        return error(400, f"record: {bad}")
-    expected = (game.p1.entry.name, game.p2.entry.name)
-    if (record.p1, record.p2) != expected:
-        return error(400, f"record: the game is {expected[0]} - {expected[1]}, the record's "
-                          f"{record.p1} - {record.p2}")
+        record_checks.check_record(record, [game.p1.entry.name, game.p2.entry.name],
+                                   [record_checks.clock_text(seat.tc)
+                                    for seat in worker.seats_of(game)])
+    except (ValueError, TypeError, KeyError) as bad:  # RecordRefused is a ValueError
+        reason = f"record: {bad}"
+        audit.record(actor=f"worker {machine.name}", action="result refused",
+                     target=f"game {game.pk}", detail=reason)
+        return error(400, reason)
     game.worker = claim_id  # finish() keeps it only if the game is still this claim's
     if queue.finish(game, record):
         return JsonResponse({"kept": True})

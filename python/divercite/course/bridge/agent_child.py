@@ -14,6 +14,10 @@ agent's own stdout goes to stderr):
     {"warning": why}   after a reply, at most once a game: the course's master would crash
                        serialising the player (see actions.master_serialisation_problem)
 
+A `limit` reply is this process's belief (a MemoryError under its address-space cap): the
+bridge reports a limit only when its own watch of the sandbox saw one (protocol.py), since the
+agent can write any line on these streams.
+
 The end of its input (the bridge gone or done with it) ends the process at once, even while
 the agent thinks.
 """

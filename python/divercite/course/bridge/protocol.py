@@ -14,6 +14,7 @@ import time
 import traceback
 
 from ... import notation
+from ...sandbox.watch import WATCH_INTERVAL_SECONDS
 from .actions import AgentError, LimitHit
 from .rules import PIECE_TYPES, PositionError
 
@@ -25,6 +26,14 @@ OVERTIME_SECONDS = 1.0
 SEED_MAX = 2147483647
 CLOCK_KEYS = {"wtime": 0, "p1time": 0, "btime": 1, "p2time": 1}
 IGNORED_KEYS = {"winc", "binc", "p1inc", "p2inc", "movestogo", "movetime", "depth", "nodes"}
+# How long a reply that says its process hit a limit waits for the sandbox's own look: what the
+# agent ran into is still there to be seen (the processes a fork bomb left, paused), and its
+# word alone is not taken. The watchdog reads the processes every WATCH_INTERVAL_SECONDS, but
+# a look took 0.5 s on a loaded machine, over 1 s once. Only a move that is lost anyway waits,
+# and never past the move's clock (less LIMIT_LOOK_MARGIN_SECONDS for the answer's way): it is
+# lost by the agent's error, not on time.
+LIMIT_LOOK_SECONDS = 3.0
+LIMIT_LOOK_MARGIN_SECONDS = 0.2
 
 
 class Session:
@@ -275,6 +284,7 @@ class Session:
 
     def ask_move(self, side, start_text, moves, remaining, seed):
         process = self.agent_for(side)
+        clock_ends = time.monotonic() + remaining
         try:
             reply = process.ask(timeout=remaining + OVERTIME_SECONDS, cmd="move",
                                 start=start_text, moves=moves, remaining=remaining, seed=seed)
@@ -294,8 +304,34 @@ class Session:
             raise AgentError(f"the agent's process ended during its move "
                              f"({process.exit_status()})")
         if "error" in reply:
-            raise (LimitHit if reply.get("limit") else AgentError)(reply["error"])
+            raise self.reply_error(process, reply, clock_ends)
         return reply["move"]
+
+    @staticmethod
+    def reply_error(process, reply, clock_ends):
+        """The exception for an agent's error reply. Its `limit` flag is the agent process's
+        word only (the agent's own code may write that line on the pipe), whereas a limit in
+        a record says that the sandbox stopped the agent, the sandbox's reason first. So the
+        flag is believed only when this process sees the limit itself (limit_reason(): the
+        sandbox's watchdog, or the kernel's count for its control group) within a few of the
+        watchdog's looks, before `clock_ends` (the time.monotonic() at which the move's clock
+        runs out); the reason seen then comes first, the agent's text after it. Else the
+        text is the agent's own error, its move lost as for any exception it raised. That
+        takes in a true MemoryError under the sandbox's address-space limit (RLIMIT_AS),
+        which nothing outside the process sees (its memory is freed by the time it replies):
+        it counts as the agent's crash, a cost accepted for never taking an agent's word for
+        a limit."""
+        text = str(reply["error"])
+        if reply.get("limit") and process.sandboxed is not None:
+            deadline = min(time.monotonic() + LIMIT_LOOK_SECONDS,
+                           clock_ends - LIMIT_LOOK_MARGIN_SECONDS)
+            observed = process.limit_reason()
+            while observed is None and time.monotonic() < deadline:
+                time.sleep(WATCH_INTERVAL_SECONDS / 2)
+                observed = process.limit_reason()
+            if observed is not None:
+                return LimitHit(f"{observed} ({text})")
+        return AgentError(text)
 
     def agent_for(self, side):
         """The side's agent process in this game: a fresh one with a new MyPlayer on the
