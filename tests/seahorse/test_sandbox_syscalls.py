@@ -21,7 +21,8 @@ from bridge_support import COURSE, SEAHORSE, SOURCE
 
 sys.path.insert(0, os.path.join(SOURCE, "python"))
 from divercite.sandbox import syscalls  # noqa: E402
-from divercite.sandbox.box import system_mounts  # noqa: E402
+from divercite.sandbox import etc  # noqa: E402
+from divercite.sandbox.box import give_to, system_mounts  # noqa: E402
 
 try:
     import seccomp
@@ -61,10 +62,15 @@ CLONE_NEWNET = 0x40000000
 def sandboxed(code, shared_memory=False, readable=()):
     """(exit code, output) of `code` run by this Python in the sandbox with the filter, as
     the file PROGRAM (multiprocessing's spawn imports it again in its children)."""
-    with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryFile() as compiled:
+    with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as private, \
+            tempfile.TemporaryFile() as compiled:
         os.chmod(folder, 0o755)
         with open(os.path.join(folder, os.path.basename(PROGRAM)), "w") as program:
             program.write(code)
+        # The sandbox's own /etc (numpy's BLAS is found through its alternatives/).
+        etc_folder = etc.make(os.path.join(private, "etc"))
+        if os.geteuid() == 0:
+            give_to(int(NOBODY), private)
         compiled.write(syscalls.compiled_filter(shared_memory=shared_memory))
         compiled.seek(0)
         filter_fd = compiled.fileno()
@@ -72,7 +78,7 @@ def sandboxed(code, shared_memory=False, readable=()):
         if os.geteuid() == 0:
             prefix = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
         command = [*prefix, "bwrap", "--unshare-all", "--unshare-user", "--disable-userns",
-                   "--die-with-parent", "--new-session", *system_mounts(),
+                   "--die-with-parent", "--new-session", *system_mounts(etc_folder),
                    "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm",
                    "--tmpfs", "/tmp"]
         command += ["--ro-bind", folder, os.path.dirname(PROGRAM)]

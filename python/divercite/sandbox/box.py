@@ -1,10 +1,33 @@
 """The sandbox itself: what bubblewrap shows a process and runs it with (package docstring).
 
-Run as root, the sandbox drops to the user nobody first (root is exempt from RLIMIT_NPROC),
-so the files are staged where it can read them: a Sandbox copies what it shows into a folder
-of its own, once, readable by the sandbox's user alone; a cleaner process removes that
-folder, and ends what is left of the sandbox's processes, when its owner ends, killed
-included.
+Who its processes are. Run as root, the sandbox drops to the user nobody first (root is exempt
+from RLIMIT_NPROC). Run as another user (an arena's service, `User=arena`), they stay that
+user outside, since only root can make a process another user; a user namespace shows them
+as nobody inside (bubblewrap's --uid, --gid), as under root. The kernel decides what they may
+read by the user outside, a file of the service's with mode 0600 included, whatever owner it
+shows inside: so, either way, the sandbox shows nothing that only the sandbox's user may read
+but the copies made for it:
+  - the files it shows are staged: a Sandbox copies them into a folder of its own, once,
+    readable by the sandbox's user alone (so that nobody can read them under root);
+  - /etc is one made for the sandbox (etc.py), not the host's, where a service's user may own
+    files (an environment file with its secrets) and which names the host's users and
+    services. Root's sandboxes get the same /etc: the host's told an agent as much about the
+    host under root, and one /etc for both leaves one sandbox to test;
+  - a folder shown as it is (--readable, an interpreter's prefix outside /usr, a system
+    folder that root does not own) has what only the sandbox's user may read covered
+    (hidden.py); /usr, /bin and /lib are root's on a normal host, shown whole;
+  - /proc is the sandbox's own process namespace's, /dev bubblewrap's few devices.
+The service's supplementary groups stay with its processes (a user namespace made without
+privileges cannot drop them): hidden.py counts what they may read as the user's own, and the
+unit should give it none it does not need.
+
+A cleaner process removes the staged folder, and ends what is left of the sandbox's
+processes, when its owner ends, killed included: those in the owner's control groups, and
+every process whose command line names the staged folder (bubblewrap's, whose arguments do,
+stopped or not; cleanup.py). The launcher dies with the thread that started it (setpriv
+--pdeathsig), as bubblewrap's processes do once they have set their own parent-death signal;
+the cleaner ends those that had not yet. The owner becomes a subreaper, so that the orphans
+of a sandbox it kills come back to it to be reaped (watch.py).
 """
 
 import dataclasses
@@ -18,21 +41,24 @@ import tempfile
 import time
 from typing import List, Optional
 
-from . import cgroups, staging, syscalls
+from . import cgroups, etc, hidden, staging, syscalls
 from .cores import CoreClaims
 from .inside import EXTRA_TASKS
 from .limits import SandboxError
+from .watch import become_subreaper
 
 # The folders this module stages the sandbox's files in, under the temporary folder.
 STAGE_PREFIX = "divercite-sandbox-"
 # A staged folder unlocked this long after its last change belongs to a killed bridge.
 ABANDONED_AFTER_SECONDS = 60
-# The cleaner: once the owner's end closes its input, removes the staged folder and ends
-# the owner's sandboxed processes (frozen ones stay frozen, their parent gone, until then).
+# The cleaner: once the owner's end closes its input, ends the owner's sandboxed processes
+# (stopped or frozen ones stay so, their parent gone, until then) and removes the staged
+# folder.
 CLEANER = ("import sys; sys.path.insert(0, sys.argv[1]); sys.stdin.read(); "
            "from divercite.sandbox.cleanup import clean; clean(sys.argv[2], sys.argv[3])")
-# Run as root, the sandboxed processes run as this user and group.
-NOBODY = 65534
+# Run as root, the sandboxed processes run as this user and group; inside, they are this user
+# and group whoever runs the sandbox.
+NOBODY = etc.USER
 # bubblewrap's own two processes in a sandbox's control group: its first, and the
 # namespace's init.
 BUBBLEWRAP_TASKS = 2
@@ -40,8 +66,8 @@ BUBBLEWRAP_TASKS = 2
 # process copies it to the folder's own path, a tmpfs, before running anything of it.
 FOLDER_ORIGINAL = "/run/divercite/folder"
 # The top-level folders of a Debian-like system that the sandbox shows, read-only (a symlink
-# into /usr on merged-/usr systems is recreated as one).
-SYSTEM_FOLDERS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# into /usr on merged-/usr systems is recreated as one); /etc is made for it (etc.py).
+SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 INSTALL_HINT = "apt-get install bubblewrap python3-seccomp"
 
 
@@ -107,20 +133,59 @@ def remove_abandoned_stages():
             os.close(lock)
 
 
-def system_mounts():
-    """bubblewrap's arguments that show the system's programs and libraries, read-only."""
+def interpreter_prefixes():
+    """The interpreter's own prefixes where they are not under /usr (a venv, pyenv)."""
+    return [prefix for prefix in sorted({os.path.realpath(p) for p in (
+        sys.prefix, sys.base_prefix, sys.exec_prefix)})
+        if prefix != "/usr" and not prefix.startswith("/usr/")]
+
+
+def system_mounts(etc_folder=None):
+    """bubblewrap's arguments that show the system's programs and libraries, read-only, and
+    `etc_folder` (made by etc.make) as /etc; without it, the sandbox has no /etc."""
     arguments = []
     for folder in SYSTEM_FOLDERS:
         if os.path.islink(folder):
             arguments += ["--symlink", os.readlink(folder), folder]
         elif os.path.isdir(folder):
             arguments += ["--ro-bind", folder, folder]
-    # The interpreter's own prefixes where they are not under /usr (a venv, pyenv).
-    for prefix in sorted({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix,
-                                                        sys.exec_prefix)}):
-        if prefix != "/usr" and not prefix.startswith("/usr/"):
-            arguments += ["--ro-bind", prefix, prefix]
+    for prefix in interpreter_prefixes():
+        arguments += ["--ro-bind", prefix, prefix]
+    if etc_folder is not None:
+        arguments += etc.mounts(etc_folder)
     return arguments
+
+
+def shown_as_they_are(readable):
+    """The folders the sandbox shows unstaged, whose private files hidden.py covers, as
+    (where they lie, where the sandbox shows them): the `readable` ones (bubblewrap follows
+    a link given), the interpreter's prefixes outside /usr, and the system folders that root
+    does not own (a host's own choice)."""
+    folders = [(os.path.realpath(path), os.path.abspath(path)) for path in readable]
+    folders += [(prefix, prefix) for prefix in interpreter_prefixes()]
+    for folder in SYSTEM_FOLDERS:
+        try:
+            info = os.lstat(folder)
+        except OSError:
+            continue
+        if stat.S_ISDIR(info.st_mode) and info.st_uid != 0:
+            folders.append((folder, folder))
+    return folders
+
+
+_pdeathsig = {}
+
+
+def setpriv_sets_pdeathsig(setpriv):
+    """Whether this setpriv has --pdeathsig (util-linux 2.33 and later)."""
+    if setpriv not in _pdeathsig:
+        try:
+            usage = subprocess.run([setpriv, "--help"], capture_output=True, text=True,
+                                   timeout=10).stdout
+        except (OSError, subprocess.SubprocessError):
+            usage = ""
+        _pdeathsig[setpriv] = "--pdeathsig" in usage
+    return _pdeathsig[setpriv]
 
 
 @dataclasses.dataclass
@@ -168,7 +233,14 @@ class Sandbox:
         # util-linux's, found where the system keeps them (not a PATH's shims).
         self.setpriv, self.taskset = (shutil.which(tool, path="/usr/bin:/bin") or tool
                                       for tool in ("setpriv", "taskset"))
+        self.pdeathsig = setpriv_sets_pdeathsig(self.setpriv)
         self.drop_root = os.geteuid() == 0
+        # Who the sandbox's processes are outside (the module's docstring).
+        if self.drop_root:
+            self.user, self.groups = NOBODY, {NOBODY}
+        else:
+            self.user, self.groups = os.geteuid(), {os.getegid(), *os.getgroups()}
+        become_subreaper()
         self.host = cgroups.detect()
         self.group_prefix = cgroups.owner_prefix()
         # Memory that no process maps (a memfd, SysV shared memory) is counted only by a
@@ -202,13 +274,34 @@ class Sandbox:
                                os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(compiled, "wb") as file:
                 file.write(self.filter)
+            self.etc = etc.make(os.path.join(self.stage, "etc"))
+            for path in readable:
+                self.mounts.append(("--ro-bind", os.path.abspath(path), os.path.abspath(path)))
+            self._cover_private(readable)
             if self.drop_root:
                 give_to(NOBODY, self.stage)
         except BaseException:
             self.close()
             raise
-        for path in readable:
-            self.mounts.append(("--ro-bind", os.path.abspath(path), os.path.abspath(path)))
+
+    def _cover_private(self, readable):
+        """Mounts an empty file or folder that no one but root may read, read-only, over
+        each file or folder of those shown as they are that only the sandbox's user may read
+        (hidden.py): reading it is refused, as another user's private file is. After the
+        folders' own mounts, being deeper or later."""
+        covers = {}
+        for source, destination in shown_as_they_are(readable):
+            for path, is_folder in hidden.hidden_entries(source, self.user, self.groups):
+                shown = os.path.normpath(os.path.join(destination, os.path.relpath(path, source)))
+                covers[shown] = is_folder
+        if not covers:
+            return
+        empty_file = os.path.join(self.stage, "empty-file")
+        os.close(os.open(empty_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0))
+        empty_folder = os.path.join(self.stage, "empty-folder")
+        os.mkdir(empty_folder, 0)
+        for path, is_folder in sorted(covers.items()):
+            self.mounts.append(("--ro-bind", empty_folder if is_folder else empty_file, path))
 
     def _stage(self, source, name, destination, only=None):
         copy_trusted_tree(source, os.path.join(self.stage, name), only)
@@ -253,13 +346,18 @@ class Sandbox:
             raise
         prefix = group.attach_prefix() if group is not None else []
         prefix.append(self.setpriv)
+        # The launcher dies with the thread that started it from its first instruction after
+        # setpriv's, not from bubblewrap's setting up (the owner may die meanwhile).
+        if self.pdeathsig:
+            prefix += ["--pdeathsig", "SIGKILL"]
         if self.drop_root:
             prefix += [f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
         prefix += [self.taskset, "--cpu-list", ",".join(map(str, cores))]
         scratch = str(limits.scratch_mb << 20)
-        sandbox = [self.bwrap, "--unshare-all", "--unshare-user", "--disable-userns",
-                   "--die-with-parent", "--new-session", "--hostname", "sandbox",
-                   *system_mounts(),
+        sandbox = [self.bwrap, "--unshare-all", "--unshare-user", "--uid", str(NOBODY),
+                   "--gid", str(NOBODY), "--disable-userns", "--die-with-parent",
+                   "--new-session", "--hostname", etc.HOSTNAME,
+                   *system_mounts(self.etc),
                    "--proc", "/proc", "--dev", "/dev",
                    "--size", scratch, "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
                    "--size", scratch, "--tmpfs", "/tmp"]

@@ -5,7 +5,7 @@ import subprocess
 import threading
 import time
 
-from .watch import (Watchdog, continue_all, descendants, kill_group, stop_all, task_states,
+from .watch import (Watchdog, continue_all, descendants, kill_tree, stop_all, task_states,
                     wait_gone)
 
 # How often a process paused by signals is checked to be still stopped.
@@ -18,7 +18,10 @@ class SandboxedProcess:
 
     While paused, none of its processes runs: its control group is frozen where the host
     gives a freezer, else every process is stopped (SIGSTOP, checked until every thread is
-    stopped; the sandbox's seccomp filter keeps them from waking each other)."""
+    stopped; the sandbox's seccomp filter keeps them from waking each other).
+
+    Should the owner die first (a runner kills the bridge of a game's loser), its cleaner
+    ends what is left (box.py, cleanup.py)."""
 
     def __init__(self, sandbox, argv, runner_environment, frozen=False, **popen):
         self.limits = sandbox.limits
@@ -89,14 +92,15 @@ class SandboxedProcess:
         return self.watchdog.final_reason()
 
     def kill(self):
-        """Ends the process and everything it started, at once: its whole process namespace,
-        which ends with bubblewrap's process, and its control group."""
+        """Ends the process and everything it started, at once, stopped or not: bubblewrap's
+        processes each (its init ends the whole process namespace), and the control group;
+        then waits until they are reaped."""
         with self.lock:
             self.watchdog.stop()
             inside = []
             # Until it is reaped (by poll or wait, under this lock) its ids are not reused.
             if self.popen.poll() is None:
-                inside = kill_group(self.popen.pid)
+                inside = kill_tree(self.popen.pid, stop_first=self.group is None)
             if self.group is not None:
                 self.group.kill()
             try:
@@ -105,7 +109,7 @@ class SandboxedProcess:
             except (OSError, ValueError):  # a broken pipe, or a write meanwhile
                 pass
             self.popen.wait()
-            wait_gone(inside)
+            wait_gone([pid for pid, _ in inside], orphans=inside)
             self.watchdog.final_reason()  # read while the group's counts are there
             self.launch.release()
 

@@ -1,6 +1,8 @@
 """A sandbox's processes read from outside (/proc): the watchdog that enforces its limits, and
-the wait for its end."""
+their end: every process of the tree killed, stopped ones included, and reaped.
+"""
 
+import ctypes
 import os
 import signal
 import threading
@@ -142,25 +144,71 @@ class Watchdog:
         self.done.set()
 
 
-def running(pid):
-    """Whether the process exists and is not a zombie (whose parent has not reaped it)."""
+def stat_fields(pid):
+    """The fields of /proc/PID/stat after the command's name (the state first), or None once
+    the process is gone."""
     try:
         with open(f"/proc/{pid}/stat") as stat:
-            state = stat.read().rsplit(")", 1)[1].split()[0]
+            fields = stat.read().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
-        return False
-    return state not in ("Z", "X")
+        return None
+    return fields if len(fields) > 19 else None
 
 
-def wait_gone(pids, timeout=2.0):
-    """Waits until none of the processes runs: the namespace's end kills them a moment after
-    bubblewrap's."""
+def start_time(pid):
+    """When the process started, in clock ticks since the boot: with its id, what tells it
+    from a later process given the same id. None once it is gone."""
+    fields = stat_fields(pid)
+    return fields[19] if fields is not None else None
+
+
+def running(pid):
+    """Whether the process exists and is not a zombie (whose parent has not reaped it)."""
+    fields = stat_fields(pid)
+    return fields is not None and fields[0] not in ("Z", "X")
+
+
+def reap(members):
+    """Reaps those of the processes, (pid, start time) each, that have ended as children of
+    this process: bubblewrap's init, once its own parent is gone, comes back to this process
+    (a subreaper, see become_subreaper), and no one else would reap it. The start time keeps
+    another child that got a dead one's id from being reaped behind its owner's back."""
+    for pid, started in members:
+        fields = stat_fields(pid)
+        if fields is None or fields[19] != started or int(fields[1]) != os.getpid():
+            continue
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
+
+
+def wait_gone(pids, timeout=2.0, orphans=()):
+    """Waits until none of the processes runs (the namespace's end kills them a moment after
+    bubblewrap's), reaping those of `orphans` (kill_tree's) that come back to this process."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    while True:
+        reap(orphans)
         if not any(running(pid) for pid in pids):
             return True
+        if time.monotonic() > deadline:
+            return False
         time.sleep(0.01)
-    return False
+
+
+# prctl(2)'s option that makes a process the reaper of its descendants' orphans.
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper():
+    """Makes this process the parent of its descendants' orphans (where the kernel allows it):
+    bubblewrap's init whose first process is killed first comes back here to be reaped,
+    rather than to the host's init, which in a container may never reap it."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
 
 
 def kill_group(pid, with_descendants=True):
@@ -173,6 +221,43 @@ def kill_group(pid, with_descendants=True):
     except (ProcessLookupError, PermissionError):
         pass
     return inside
+
+
+def kill_tree(pid, stop_first=True, timeout=2.0):
+    """SIGKILL to `pid` (bubblewrap's first process, or the launcher it will be) and to every
+    process under it, stopped ones included; the processes that were under it, (pid, start
+    time) each, for wait_gone() once `pid` is reaped. The caller must not have reaped `pid`
+    yet, or its id may be another process's.
+
+    `pid` is stopped first (`stop_first`), so that the tree read next is whole: a child it
+    made between the read and its death would outlive it with parent 1. That child,
+    bubblewrap's init, sets its own parent-death signal only once the sandbox is set up, and
+    calls setsid() before, leaving the group: without a SIGKILL of its own, one stopped while
+    it set up (a sandbox paused from its start, without a freezer) stayed stopped for good.
+    A control group's kill reaches such a child anyway, and a frozen `pid` would not stop
+    (the v1 freezer holds it in the kernel): with a group, the caller passes False."""
+    if stop_first:
+        try:
+            os.kill(pid, signal.SIGSTOP)
+        except (ProcessLookupError, PermissionError):
+            pass
+        deadline = time.monotonic() + timeout
+        while True:
+            fields = stat_fields(pid)
+            if fields is None or fields[0] in "TtZX" or time.monotonic() > deadline:
+                break
+            time.sleep(0.001)
+    inside = [(member, start_time(member)) for member in descendants(pid)]
+    for member in [member for member, _ in inside] + [pid]:
+        try:
+            os.kill(member, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    return [(member, started) for member, started in inside if started is not None]
 
 
 def task_states(pids):
