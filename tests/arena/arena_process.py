@@ -221,3 +221,50 @@ class Worker:
         self.process.kill()
         self.process.wait()
         self.lines.reader.join(10)
+
+
+def descendants(pid: int) -> List[int]:
+    """`pid` and every live process under it (gunicorn's master and workers under serve)."""
+    parents: Dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as file:
+                    fields = file.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                parents[int(entry)] = int(fields[1])
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(child for child, parent in parents.items() if parent == current)
+    return found
+
+
+def command_line(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as file:
+            return file.read().replace(b"\0", b" ").decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def peak_mb(pid: int) -> int:
+    """The process's peak resident memory (VmHWM), in MB; 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) >> 10
+    except OSError:
+        pass
+    return 0
+
+
+def arena_peak_mb(serve_pid: int) -> int:
+    """The largest peak of serve and its HTTP processes (gunicorn's), not of the games' or
+    the upload checks' children, which have caps of their own."""
+    return max(peak_mb(pid) for pid in descendants(serve_pid)
+               if pid == serve_pid or "gunicorn" in command_line(pid))

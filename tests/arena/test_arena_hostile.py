@@ -29,10 +29,10 @@ import unittest
 import uuid
 import zipfile
 from pathlib import Path
-from typing import List, Optional
+from typing import Optional
 
-from arena_process import (OutputLines, add_teams, add_worker_token, arena_command, environment,
-                           init, poll)
+from arena_process import (OutputLines, add_teams, add_worker_token, arena_command,
+                           arena_peak_mb, environment, init, poll)
 from arena_support import AGENTS
 
 HOST = "arena.test"
@@ -75,43 +75,6 @@ def zipped(entries, compression=zipfile.ZIP_DEFLATED) -> bytes:
 
 def agent_zip(player: bytes) -> bytes:
     return zipped([("my_player.py", player), ("simple_moves.py", SIMPLE_MOVES)])
-
-
-def peak_mb(pid: int) -> int:
-    """The process's peak resident memory (VmHWM), in MB; 0 once it is gone."""
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) >> 10
-    except OSError:
-        pass
-    return 0
-
-
-def tree(pid: int) -> List[int]:
-    """`pid` and every process under it."""
-    found, pending = [], [pid]
-    while pending:
-        parent = pending.pop()
-        found.append(parent)
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    with open(f"/proc/{entry}/stat") as stat:
-                        if int(stat.read().rsplit(")", 1)[1].split()[1]) == parent:
-                            pending.append(int(entry))
-                except (OSError, ValueError, IndexError):
-                    continue
-    return found
-
-
-def command_line(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as file:
-            return file.read().replace(b"\0", b" ").decode("utf-8", "replace")
-    except OSError:
-        return ""
 
 
 class HostileServer:
@@ -168,12 +131,7 @@ class HostileServer:
         return json.loads(body)
 
     def arena_peak_mb(self) -> int:
-        """The largest peak of serve and its HTTP processes (not the games' or the checks'
-        children, which have caps of their own)."""
-        arena = [pid for pid in tree(self.process.pid)
-                 if pid == self.process.pid or "gunicorn" in command_line(pid)
-                 or "divercite.arena" in command_line(pid)]
-        return max(peak_mb(pid) for pid in arena)
+        return arena_peak_mb(self.process.pid)
 
     def output(self) -> str:
         return self.lines.tail()

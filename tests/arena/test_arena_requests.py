@@ -9,8 +9,10 @@ files), and the arena answers / afterwards; then 32 such requests at once; a flo
 failed logins is answered 429 with Retry-After from the 11th, the audit log holds two entries
 of it, another address is not affected; and while 16 anonymous readers loop on /api/games
 for 20 s (limited by their address: 429s), a logged-in team's page is answered with a p95
-under 2 s (the figures printed). Traffic to 127.0.0.1 only; every loop bounded in count and
-time.
+under 2 s (the figures printed); through all of it, the arena's processes (serve, gunicorn)
+under 500 MB at their peak. The arena runs under an address-space cap inherited from this
+test, so that a regression fails the test instead of taking the machine. Traffic to 127.0.0.1
+only; every loop bounded in count and time.
 
     cd tests/arena && /usr/bin/python3 -m unittest -v test_arena_requests
 """
@@ -21,6 +23,7 @@ import http.client
 import multiprocessing
 import os
 import re
+import resource
 import select
 import shutil
 import socket
@@ -35,8 +38,9 @@ import urllib.parse
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
-from arena_process import Server, add_teams, init
+from arena_process import Server, add_teams, arena_peak_mb, descendants, init
 from arena_support import HERE, package_environment
+from test_arena_hostile import ADDRESS_SPACE, PEAK_MB
 from test_arena_production import HOST, ProductionServer
 
 GAMES = 10000
@@ -50,26 +54,6 @@ READS_EACH = 20000  # a reader's bound besides the time
 PAGE_P95_SECONDS = 2.0
 FLOOD = 50
 TEMPFILE_NAME = re.compile(r"^tmp[a-z0-9_]{8}")  # Python's tempfile, which Django spools with
-
-
-def descendants(pid: int) -> List[int]:
-    """`pid` and every live process under it (gunicorn's master and workers under serve)."""
-    parents: Dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as file:
-                    fields = file.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] != "Z":
-                parents[int(entry)] = int(fields[1])
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        todo.extend(child for child, parent in parents.items() if parent == current)
-    return found
 
 
 def spooled_bytes(pids: List[int], folder: Path) -> int:
@@ -268,6 +252,11 @@ def percentile(values: List[float], share: float) -> float:
 class ArenaRequestsTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        # The servers started here inherit the cap (a soft limit, given back at the end).
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        capped = ADDRESS_SPACE if hard == resource.RLIM_INFINITY else min(ADDRESS_SPACE, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (capped, hard))
+        cls.addClassCleanup(resource.setrlimit, resource.RLIMIT_AS, (soft, hard))
         cls.temp = Path(tempfile.mkdtemp(prefix="divercite_arena_requests_"))
         cls.template = cls.temp / "template"
         init(cls.template, tc=5)
@@ -388,6 +377,9 @@ class ArenaRequestsTest(unittest.TestCase):
         self.assertLess(p95, PAGE_P95_SECONDS)
         self.assertGreater(counted.get(429, 0), 0, "the readers were never limited")
         self.assertEqual(set(counted) - {200, 429}, set(), counted)
+        peak = arena_peak_mb(pid)
+        print(f"{self.id()}: the arena's peak: {peak} MB", flush=True)
+        self.assertLess(peak, PEAK_MB)
 
 
 if __name__ == "__main__":
