@@ -31,7 +31,7 @@ import uuid
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from arena_process import add_teams, arena_command, environment, init, poll
+from arena_process import add_teams, arena_command, command_line, environment, init, poll
 from arena_support import COURSE
 
 HOST = "arena.test"
@@ -63,14 +63,6 @@ def alive(pid: int) -> bool:
     """Whether `pid` runs (a zombie has ended: in a container, nobody may reap it)."""
     state = process_state(pid)
     return state is not None and state[0] != "Z"
-
-
-def command_line(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as file:
-            return file.read().replace(b"\0", b" ").decode("utf-8", "replace")
-    except OSError:
-        return ""
 
 
 class ProductionServer:

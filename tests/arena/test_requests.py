@@ -7,7 +7,6 @@ chained with the filter kept, the lists rendered from the cache; anonymous reque
 a minute an address, never those of a token or a login. The caps and limits are checked on
 a real server (the built-in one and gunicorn) by test_arena_requests.py."""
 
-import io
 import re
 from datetime import timedelta
 from unittest import mock
@@ -20,11 +19,16 @@ from django.db import connection
 from django.test import Client, RequestFactory, TestCase
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from test_api import ArenaTestCase
 
 from divercite.arena import request_limits, standings, teams, uploads, worker_tokens
 from divercite.arena.models import AuditEntry, Entry, FailedLogin, Game
 
 GB = 1 << 30
+
+
+def upload_of(agent):
+    return ArenaTestCase.named_file("my_player.py", agent)
 
 
 class Unreadable:
@@ -34,12 +38,6 @@ class Unreadable:
         raise AssertionError("the body was read")
 
     readline = read
-
-
-def named_file(name, content):
-    upload = io.BytesIO(content)
-    upload.name = name
-    return upload
 
 
 class RequestsCase(TestCase):
@@ -97,11 +95,11 @@ class BodyTest(RequestsCase):
 
     def test_a_team_s_upload_is_taken_up_to_its_limit(self):
         agent = AGENT + b"#" * (1 << 20) + b"\n"
-        answer = Client().post("/api/agents", {"file": named_file("my_player.py", agent)},
+        answer = Client().post("/api/agents", {"file": upload_of(agent)},
                                HTTP_AUTHORIZATION=f"Token {self.alpha_token}")
         self.assertEqual(answer.status_code, 201, answer.content)
         page = self.logged_in("beta", self.beta_token)
-        answer = page.post("/upload/", {"file": named_file("my_player.py", agent)})
+        answer = page.post("/upload/", {"file": upload_of(agent)})
         self.assertEqual(answer.status_code, 302)
         self.assertEqual(Entry.objects.get(name="beta").versions.count(), 1)
         # Over it, refused before it is read, saying the limit.
