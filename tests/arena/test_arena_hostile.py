@@ -4,7 +4,8 @@ seconds, and agents that sit on their clock to hold the workers.
 
 And a leaked worker token: another team's code refused outside its claim, forged results
 (a result of 2-0, other clocks, a normal end with no moves, the side not to move blamed)
-refused with the game left claimed and every page still 200.
+refused with the game left claimed and every page still 200; a fault no record can show (an
+illegal move before any) kept, but the version left checking for another worker's verdict.
 
 Checked, for each attack: answered 4xx with a reason in words in under 5 s, the arena's
 processes (serve, gunicorn) under 500 MB at their peak, the pages and the standings still 200,
@@ -333,6 +334,26 @@ class HostileWorkerToken:
         status, _ = server.post_json(f"/api/worker/games/{claim['game']}/release",
                                      self.worker, {"claim": claim["claim"]})
         self.assertEqual(status, 200)
+        # A fault it says it saw, which no record shows: kept as the game's, but the version
+        # waits for another worker's verdict, and this token is not given that game.
+        status, claim = server.post_json("/api/worker/claim", self.worker, {"worker": "x"})
+        self.assertEqual((status, claim["seats"][0]["name"]), (200, "other"), claim)
+        blamed = forged(honest_looking, result="0-1", termination="illegal",
+                        reason="forged: the version is rejected")
+        status, answer = server.post_json(f"/api/worker/games/{claim['game']}/result",
+                                          self.worker, {"claim": claim["claim"],
+                                                        "record": blamed})
+        self.assertEqual((status, answer), (200, {"kept": True}))
+        agent = server.json(f"/api/agents/{other['version']}", self.tokens["other"])
+        self.assertEqual((agent["status"], agent["reason"]), ("checking", ""))
+        status, claim = server.post_json("/api/worker/claim", self.worker, {"worker": "x"})
+        self.assertEqual((status, claim["seats"][0]["name"]), (200, "victim"), claim)
+        # The second opinion on other's check waits for another worker (a ladder game of
+        # the house's may come instead).
+        status, claim = server.post_json("/api/worker/claim", self.worker, {"worker": "y"})
+        self.assertIn(status, (200, 204))
+        if status == 200:
+            self.assertNotIn("other", [seat["name"] for seat in claim["seats"]], claim)
 
 
 class BuiltInServerHostileTest(HostileUploads, unittest.TestCase):

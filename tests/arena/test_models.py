@@ -3,11 +3,13 @@ versions and their folders, challenges, and a game's life in the queue (claimed 
 finished once, its check settling its version, failed after its attempts)."""
 
 import hashlib
+import io
 
 from arena_games import AGENT, DRAWN, REFERENCE_GAMES, play, ready, record_of
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.test import TestCase
@@ -15,6 +17,15 @@ from django.test import TestCase
 from divercite.arena import house, queue, teams
 from divercite.arena.models import Challenge, Entry, Game, Version
 from divercite.arena.uploads import UploadError
+
+
+class MigrationsTest(TestCase):
+    def test_the_migrations_make_the_models(self):
+        """A field added to models.py without its migration (written by hand, as they are
+        here) fails here rather than on a teacher's `serve`."""
+        out = io.StringIO()
+        call_command("makemigrations", "arena", "--check", "--dry-run", stdout=out)
+        self.assertIn("No changes detected", out.getvalue())
 
 
 class TeamsTest(TestCase):

@@ -285,18 +285,24 @@ class LeaseTest(WorkerApiCase):
 
     def test_a_fault_of_the_side_to_move_is_kept(self):
         """A check game lost by alpha's illegal move (alpha to move after the recorded ones)
-        rejects the version with the runner's reason; so does one at its very first move,
-        which no record can tell from a forged one."""
+        is kept; so is one at its very first move, which no record can tell from a forged
+        one. Either is one remote worker's word: the version waits for a second opinion."""
         for plies in (6, 0):
             with self.subTest(plies=plies):
                 answer = self.post(f"{self.path}/result", {
                     "claim": self.claimed["claim"],
                     "record": self.cut(plies, "0-1", "illegal").to_json()})
                 self.assertEqual(answer.json(), {"kept": True})
+                game = Game.objects.get(pk=self.game.pk)
+                self.assertEqual((game.status, game.result, game.reason),
+                                 (Game.DONE, "0-1", "alpha played 'XX99'"))
                 self.version.refresh_from_db()
-                self.assertEqual((self.version.status, self.version.reason),
-                                 (Version.REJECTED, "illegal: alpha played 'XX99'"))
-                self.version = self.upload()
+                self.assertEqual(self.version.status, Version.CHECKING)
+                again = Game.objects.get(second_opinion_of=game)
+                self.assertEqual((again.p1_id, again.p2_id, again.purpose, again.status),
+                                 (game.p1_id, game.p2_id, Game.CHECK, Game.QUEUED))
+                self.version = self.upload()  # supersedes it: the second opinion goes
+                self.assertFalse(Game.objects.filter(pk=again.pk).exists())
                 self.claimed = self.claim().json()
                 self.game = Game.objects.get(pk=self.claimed["game"])
                 self.path = f"/api/worker/games/{self.game.pk}"
@@ -313,13 +319,20 @@ class LeaseTest(WorkerApiCase):
         self.assertEqual(self.version.status, Version.READY)
 
     def test_failures_are_tried_three_times(self):
-        claim = self.claimed["claim"]
+        """By turns: a check a token failed to play is not that token's to claim again while
+        another worker is at work (as a second opinion, SecondOpinionTest)."""
+        _, other = worker_tokens.add("lab-2")
+        WorkerToken.objects.filter(name="lab-2").update(last_seen=timezone.now())
+        claim, tokens = self.claimed["claim"], [other, self.token]
         for attempt in range(queue.ATTEMPTS):
-            answer = self.post(f"{self.path}/failed", {"claim": claim, "reason": "no bwrap"})
+            answer = self.post(f"{self.path}/failed", {"claim": claim, "reason": "no bwrap"},
+                               token=tokens[(attempt + 1) % 2])
             self.assertEqual(answer.status_code, 200)
             if attempt + 1 < queue.ATTEMPTS:
                 self.assertEqual(answer.json(), {"queued_again": True})
-                claim = self.claim(f"host/{attempt}").json()["claim"]
+                self.assertEqual(self.claim("again", token=tokens[(attempt + 1) % 2])
+                                 .status_code, 204)
+                claim = self.claim(f"host/{attempt}", token=tokens[attempt % 2]).json()["claim"]
         self.assertEqual(answer.json(), {"queued_again": False})
         game = Game.objects.get(pk=self.game.pk)
         self.assertEqual((game.status, game.reason), (Game.FAILED, "lab-1: no bwrap"))
@@ -333,6 +346,96 @@ class LeaseTest(WorkerApiCase):
     def test_a_restart_of_serve_leaves_remote_games_playing(self):
         self.assertEqual(queue.requeue_cut_games(), 0)
         self.assertEqual(Game.objects.get(pk=self.game.pk).status, Game.PLAYING)
+
+
+class SecondOpinionTest(WorkerApiCase):
+    """A remote worker's fault verdict on a check game (issue 55: a leaked token posting
+    `0-1 illegal` with no move and any reason) is played again by another worker, whose
+    verdict settles the version; the reporting token plays it again only where no other
+    worker is at work, after a lease."""
+
+    def setUp(self):
+        super().setUp()
+        self.version = self.upload()
+        self.first = self.claim().json()
+        self.other, self.other_token = worker_tokens.add("lab-2")
+
+    def report(self, claimed, record, token=None):
+        game = Game.objects.get(pk=claimed["game"])
+        return self.post(f"/api/worker/games/{game.pk}/result",
+                         {"claim": claimed["claim"], "record": record(game).to_json()}, token)
+
+    @staticmethod
+    def forged(game):
+        """What a leaked token posts: a loss by an illegal move before any, any reason."""
+        record = record_of(game, 0)
+        record.moves, record.final = [], [0, 0]
+        record.result, record.termination, record.reason = "0-1", "illegal", "you cheated"
+        return record
+
+    def seen(self, machine):
+        WorkerToken.objects.filter(pk=machine.pk).update(last_seen=timezone.now())
+
+    def test_another_token_s_verdict_settles_the_check(self):
+        self.assertEqual(self.report(self.first, self.forged).json(), {"kept": True})
+        self.version.refresh_from_db()
+        self.assertEqual((self.version.status, self.version.reason), (Version.CHECKING, ""))
+        second = Game.objects.get(second_opinion_of_id=self.first["game"])
+        self.seen(self.other)
+        self.assertEqual(self.claim("host/1").status_code, 204)  # not lab-1's to play
+        claimed = self.claim("b/0", token=self.other_token).json()
+        self.assertEqual(claimed["game"], second.pk)
+        # lab-2's fault verdict is final: two tokens' words, no third opinion.
+        self.assertEqual(self.report(claimed, lambda game: self.cut_to_fault(game),
+                                     self.other_token).json(), {"kept": True})
+        self.version.refresh_from_db()
+        self.assertEqual((self.version.status, self.version.reason),
+                         (Version.REJECTED, "crash: alpha: Traceback ..."))
+        self.assertFalse(Game.objects.filter(second_opinion_of_id=second.pk).exists())
+
+    @staticmethod
+    def cut_to_fault(game):
+        record = record_of(game, 0)
+        record.moves, record.final = [], [0, 0]
+        record.result, record.termination, record.reason = "0-1", "crash", "alpha: Traceback ..."
+        return record
+
+    def test_serve_s_own_worker_plays_it_at_once(self):
+        self.report(self.first, self.forged)
+        game = queue.claim("serve-1/0")
+        self.assertEqual(game.second_opinion_of_id, self.first["game"])
+        self.assertTrue(queue.finish(game, record_of(game, 0)))
+        self.version.refresh_from_db()
+        self.assertEqual(self.version.status, Version.READY)
+        page = self.client.get(f"/games/{game.pk}/").content.decode()
+        self.assertIn(f'href="/games/{self.first["game"]}/"', page)
+        self.assertIn("A second opinion", page)
+        first_page = self.client.get(f"/games/{self.first['game']}/").content.decode()
+        self.assertIn(f'href="/games/{game.pk}/"', first_page)
+
+    def test_a_lone_token_plays_it_again_after_a_lease(self):
+        self.report(self.first, self.forged)
+        second = Game.objects.get(second_opinion_of_id=self.first["game"])
+        self.assertEqual(self.claim("host/1").status_code, 204)  # lab-2 is silent: wait
+        # A lease later, with no other worker at work, the arena's only worker plays it.
+        Game.objects.filter(pk=second.pk).update(
+            queued=timezone.now() - datetime.timedelta(seconds=queue.lease_seconds() + 1))
+        self.seen(self.other)
+        self.assertEqual(self.claim("host/1").status_code, 204)  # lab-2 is back: its turn
+        WorkerToken.objects.filter(pk=self.other.pk).update(revoked=timezone.now())
+        claimed = self.claim("host/1").json()
+        self.assertEqual(claimed["game"], second.pk)
+        self.assertEqual(self.report(claimed, self.forged).json(), {"kept": True})
+        self.version.refresh_from_db()
+        self.assertEqual((self.version.status, self.version.reason),
+                         (Version.REJECTED, "illegal: you cheated"))
+
+    def test_a_sound_verdict_needs_no_second_opinion(self):
+        self.assertEqual(self.report(self.first, lambda game: record_of(game, 0)).json(),
+                         {"kept": True})
+        self.version.refresh_from_db()
+        self.assertEqual(self.version.status, Version.READY)
+        self.assertFalse(Game.objects.filter(second_opinion_of__isnull=False).exists())
 
 
 class LocalWorkerTest(WorkerApiCase):

@@ -139,6 +139,11 @@ class Game(models.Model):
     # Why a finished game's record is left out of the standings (it does not validate: kept
     # before the checks of record_checks.py, or edited by hand); "" for every sound one.
     set_aside = models.TextField(blank=True)
+    # The check game whose verdict this one plays again: a remote worker found the version
+    # at fault, which only its own word says (queue.finish); another worker decides.
+    second_opinion_of = models.ForeignKey("self", null=True, blank=True,
+                                          related_name="second_opinions",
+                                          on_delete=models.SET_NULL)
 
     class Meta:
         ordering = ["-id"]

@@ -12,7 +12,14 @@ is queued again, never counted twice.
 A worker on another machine (worker_api) holds its game for a lease (the arena's
 lease_seconds), renewed
 by its heartbeats; a game whose lease ran out is queued again at the next claim, and its
-first worker's late record refused, so that it is counted once."""
+first worker's late record refused, so that it is counted once.
+
+Such a worker's word is all there is of a game it lost for a player by a fault (time, an
+illegal move, a crash: nothing in the record shows it), and a leaked worker token could so
+reject any team's new version. A remote worker's fault verdict on a check game is therefore
+not settled: the check is played again, by another worker (serve's own, or another token's),
+whose verdict settles it. Only where no other worker has been seen for a lease does the
+reporting token play it again itself: there it plays every game anyway."""
 
 from __future__ import annotations
 
@@ -22,13 +29,13 @@ from typing import Optional
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Case, F, IntegerField, Value, When
+from django.db.models import Case, F, IntegerField, Q, Value, When
 from django.db.models.functions import Concat
 from django.utils import timezone
 
 from ..records import GameRecord
 from . import storage
-from .models import Entry, Game, Version
+from .models import Entry, Game, Version, WorkerToken
 from .standings import divercites
 
 ATTEMPTS = 3  # a game the runner fails to play this many times is failed, not queued again
@@ -106,6 +113,8 @@ def claim(worker: str, leased: bool = False, checks: bool = True) -> Optional[Ga
             queued = Game.objects.filter(status=Game.QUEUED)
             if not checks:
                 queued = queued.exclude(purpose=Game.CHECK)
+            if leased:
+                queued = queued.exclude(_barred_checks(worker.split("/", 1)[0]))
             queued = queued.annotate(priority=priority).order_by("priority", "id")
             if connection.features.has_select_for_update_skip_locked:
                 queued = queued.select_for_update(skip_locked=True)
@@ -117,6 +126,24 @@ def claim(worker: str, leased: bool = False, checks: bool = True) -> Optional[Ga
                 lease_until=lease_end(leased), attempts=F("attempts") + 1)
         if taken:
             return Game.objects.select_related("p1__entry", "p2__entry").get(pk=game.pk)
+
+
+def _barred_checks(token: str) -> Q:
+    """The check games the remote worker token `token` may not claim: those whose verdict so
+    far is its word alone (the second opinion on its fault verdict, a check it failed to
+    play: the reason its `failed` gave), unless no other worker is at work (none playing, no
+    other token seen for a lease) and the game has waited a lease for one (serve's idle
+    workers take a check within a second, another token's idle workers within their poll)."""
+    # A subquery, not a join: PostgreSQL locks no row on the nullable side of an outer join.
+    reported = Game.objects.filter(worker__startswith=f"{token}/").values("pk")
+    own = (Q(second_opinion_of__in=reported)
+           | Q(purpose=Game.CHECK, reason__startswith=f"{token}: "))
+    since = timezone.now() - timedelta(seconds=lease_seconds())
+    others = (Game.objects.filter(status=Game.PLAYING).exclude(worker__startswith=f"{token}/")
+              .exists()
+              or WorkerToken.objects.filter(revoked__isnull=True, last_seen__gte=since)
+              .exclude(name=token).exists())
+    return own if others else own & Q(queued__gt=since)
 
 
 def still_claimed(game_pk: int, worker: str) -> bool:
@@ -133,8 +160,10 @@ def start_ladder_game(p1: Version, p2: Version, worker: str, leased: bool = Fals
 
 
 def finish(game: Game, record: GameRecord) -> bool:
-    """Keeps the game's record and result; a check game settles its version. False (and
-    nothing written) when the game is no longer this worker's: a stop queued it again."""
+    """Keeps the game's record and result; a check game settles its version, or, lost by a
+    fault on a remote worker's word alone, is queued again as a second opinion (the module's
+    note). False (and nothing written) when the game is no longer this worker's: a stop
+    queued it again."""
     final = record.final or [None, None]
     first, second = divercites(record)
     loser = {"1-0": game.p2, "0-1": game.p1}.get(record.result)
@@ -150,7 +179,13 @@ def finish(game: Game, record: GameRecord) -> bool:
             lease_until=None)
         if not updated:
             return False
-        if game.purpose == Game.CHECK:
+        if game.purpose != Game.CHECK:
+            return True
+        if (game.lease_until is not None and game.second_opinion_of_id is None
+                and at_fault(record)):
+            Game.objects.create(p1_id=game.p1_id, p2_id=game.p2_id, purpose=Game.CHECK,
+                                second_opinion_of_id=game.pk)
+        else:
             _settle(game.p1, record)
     return True
 
@@ -163,7 +198,7 @@ def fail(game: Game, why: str) -> None:
         if current.status != Game.PLAYING or current.worker != game.worker:
             return
         if current.attempts < ATTEMPTS:
-            Game.objects.filter(pk=game.pk).update(reason=why, **AGAIN)
+            Game.objects.filter(pk=game.pk).update(reason=why, queued=timezone.now(), **AGAIN)
             return
         Game.objects.filter(pk=game.pk).update(status=Game.FAILED, ended=timezone.now(),
                                                reason=why, live="", lease_until=None)
@@ -174,12 +209,16 @@ def fail(game: Game, why: str) -> None:
             transaction.on_commit(lambda: storage.remove_files(game.p1))
 
 
+def at_fault(record: GameRecord) -> bool:
+    """Whether a check game's version (the first player) lost it by a fault of its own."""
+    return record.result == "0-1" and record.termination not in ("normal", "adjudication")
+
+
 def _settle(version: Version, record: GameRecord) -> None:
     """A check game (the version first, against the course's random player): a version that
     lost it by a fault of its own (time, illegal move, crash, stall, a limit) is rejected
     with the runner's reason; any other ending makes it ready."""
-    at_fault = record.result == "0-1" and record.termination not in ("normal", "adjudication")
-    if at_fault:
+    if at_fault(record):
         Version.objects.filter(pk=version.pk).update(
             status=Version.REJECTED, reason=f"{record.termination}: {record.reason}".strip())
         # Its reason is kept: its files serve nothing more (its record stays).

@@ -23,7 +23,12 @@ with the board full, its final scores the rules' and its result theirs; any othe
 for the side the runner was waiting for, with a reason. A record that fails is answered 400
 with the reason ("record: ..."), written to the audit log (actor "worker NAME", action
 "result refused"), and the game stays the worker's, playing: it may post again, or post
-`failed`."""
+`failed`.
+
+What a record cannot show, a fault (a loss on time, an illegal move, a crash), is still the
+worker's word alone: on a check game, where it would reject a team's version, it is played
+again by another worker before it counts, and so is a check a token failed to play
+(queue.finish, queue.claim)."""
 
 from __future__ import annotations
 
