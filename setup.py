@@ -113,7 +113,7 @@ class CMakeBuild(build_ext):
         # The arena's game page replays with the app's modules, bundled (web/pages/
         # arena_replay.js, which CMake copies into the package it builds): the one file, not a
         # second copy in the source tree.
-        replay = Path("divercite", "arena", "static", "arena", "replay.js")
+        replay = Path("divercite", "arena", "pages", "static", "arena", "replay.js")
         (Path(self.build_lib) / replay).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(self.cmake_dir / "python" / replay, Path(self.build_lib) / replay)
 

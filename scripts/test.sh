@@ -33,7 +33,7 @@ flake8 --count  # every Python file, as .flake8 says
 # Every JavaScript file (the site's and the pages', web/; the web build's checks, tools/web/;
 # the arena's; the tests of the page's modules, tests/web/), as web/eslint.config.js says.
 web/node_modules/.bin/eslint --config web/eslint.config.js web tools/web \
-  python/divercite/arena/static tests/web
+  python/divercite/arena/pages/static tests/web
 # The pages' bundles in the repository are what esbuild makes of today's modules.
 bundles=$(mktemp -d)
 scripts/bundle-pages.sh "$bundles"

@@ -2,10 +2,10 @@
 // the site's hand-written files (web/: ES modules, among them the review and replay pages'
 // and the arena's game page's, but the engine's worker, a classic worker script; not the
 // bundles esbuild makes of them, web/pages/), the web build's checks under node (tools/web/),
-// the arena pages' scripts (python/divercite/arena/static/), and the tests of the page's
+// the arena pages' scripts (python/divercite/arena/pages/static/), and the tests of the page's
 // modules under node (tests/web/*.mjs). scripts/test.sh runs it from the repository's root:
 //   web/node_modules/.bin/eslint --config web/eslint.config.js web tools/web \
-//     python/divercite/arena/static tests/web
+//     python/divercite/arena/pages/static tests/web
 const js = require('@eslint/js');
 const globals = require('globals');
 

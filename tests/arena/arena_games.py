@@ -8,8 +8,8 @@ import json
 
 from arena_support import REFERENCE
 
-from divercite.arena import queue
-from divercite.arena.models import Game, Version
+from divercite.arena.core import game_queue
+from divercite.arena.core.models import Game, Version
 from divercite.records import GameRecord, MoveRecord
 
 AGENT = (b"from player_divercite import PlayerDivercite\n\n"
@@ -50,10 +50,10 @@ def record_of(game: Game, index: int, termination: str = "normal", reason: str =
                       final=list(final))
 
 
-def play(p1, p2, index: int, purpose: str = Game.LADDER, **ending) -> Game:
+def play(p1, p2, index: int, purpose: str = Game.MATCHMADE, **ending) -> Game:
     """A game of the two versions, queued, claimed and finished with a reference game."""
     game = Game.objects.create(p1=p1, p2=p2, purpose=purpose)
-    claimed = queue.claim("test")
+    claimed = game_queue.claim("test")
     assert claimed.pk == game.pk, "another game was queued first"
-    assert queue.finish(claimed, record_of(claimed, index, **ending))
+    assert game_queue.finish(claimed, record_of(claimed, index, **ending))
     return Game.objects.get(pk=game.pk)

@@ -6,7 +6,7 @@
 #
 # A real `serve` with no workers of its own; two teams (the course's random and greedy
 # players) uploaded through the API; two tasks of a job array play their check games and the
-# ladder's, each task's games claimed under its own name; the token on no job's command line;
+# matchmaking's, each task's games claimed under its own name; the token on no job's command line;
 # `scancel` stops the tasks, which give their games back at once. Every game kept replays
 # legally. The two tasks share one folder of versions, as a node's tasks share their home's
 # cache. Exits 77 (SKIP) where Slurm cannot be had (not root, packages missing).

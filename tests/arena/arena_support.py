@@ -31,11 +31,11 @@ def package_environment(**more) -> dict:
 def setup_django(tc: float = 5.0, database: Optional[str] = None) -> Path:
     """Django set up for a new arena in a temporary folder (kept until the process ends), its
     database SQLite in the folder or the PostgreSQL URL `database`."""
-    from divercite.arena import config
+    from divercite.arena import arena_folder
     folder = Path(tempfile.mkdtemp(prefix="divercite_arena_test_")) / "arena"
-    config.create(folder, tc, database, str(COURSE))
-    os.environ[config.ENVIRONMENT] = str(folder)
-    os.environ["DJANGO_SETTINGS_MODULE"] = "divercite.arena.settings"
+    arena_folder.create(folder, tc, database, str(COURSE))
+    os.environ[arena_folder.ENVIRONMENT] = str(folder)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "divercite.arena.project.settings"
     import django
     django.setup()
     return folder

@@ -70,15 +70,15 @@ def populate(folder: Path, teams: int, games: int, database) -> dict:
     """The arena's teams (a ready version each) and finished games, written straight into its
     database; what the load asks for: a team's name and game ids."""
     os.environ["DIVERCITE_ARENA_DIR"] = str(folder)
-    os.environ["DJANGO_SETTINGS_MODULE"] = "divercite.arena.settings"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "divercite.arena.project.settings"
     import django
     django.setup()
     from django.contrib.auth.models import User
     from django.core.management import call_command
     from django.utils import timezone
     call_command("migrate", verbosity=0)
-    from divercite.arena import standings, teams as team_actions
-    from divercite.arena.models import Entry, Game, Version
+    from divercite.arena.core import standings, teams as team_actions
+    from divercite.arena.core.models import Entry, Game, Version
     from divercite.records import GameRecord, MoveRecord
     team_actions.ensure_house()
     entries = []
@@ -108,7 +108,7 @@ def populate(folder: Path, teams: int, games: int, database) -> dict:
         record, (d1, d2) = made[number % len(made)]
         fields = record.to_dict()
         fields.update(game=number, p1=first.entry.name, p2=second.entry.name)
-        rows.append(Game(p1=first, p2=second, purpose=Game.LADDER, status=Game.DONE,
+        rows.append(Game(p1=first, p2=second, purpose=Game.MATCHMADE, status=Game.DONE,
                          worker="load", attempts=1, started=now, ended=now,
                          result=record.result, score1=record.final[0], score2=record.final[1],
                          divercites1=d1, divercites2=d2, termination="normal",

@@ -13,9 +13,9 @@ from django.contrib.auth.models import User
 from django.db import connections
 from django.test import Client, TestCase, TransactionTestCase
 
-from divercite.arena import queue, teams
-from divercite.arena.models import Entry, Game, Version
-from divercite.arena.uploads import AGENT_FILE
+from divercite.arena.core import game_queue, teams
+from divercite.arena.core.models import Entry, Game, Version
+from divercite.arena.agent_files.uploads import AGENT_FILE
 
 AGENT = (b"from player_divercite import PlayerDivercite\n"
          b"SECRET = 'the team alpha wrote this'\n\n"
@@ -99,8 +99,8 @@ class AgentsTest(ArenaTestCase):
                      "/static/arena.sqlite3"):
             with self.subTest(path=path):
                 self.assertIn(self.client.get(path).status_code, (400, 404))
-        check = queue.claim("w")
-        self.assertTrue(queue.finish(check, record_of(check, 0)))
+        check = game_queue.claim("w")
+        self.assertTrue(game_queue.finish(check, record_of(check, 0)))
         alpha, beta = Client(), Client()
         alpha.login(username="alpha", password=self.alpha_token)
         beta.login(username="beta", password=self.beta_token)
@@ -141,17 +141,17 @@ class ChallengesTest(ArenaTestCase):
                       self.challenge(self.alpha_token, "random", "2").json()["error"])
         self.assertEqual(self.challenge("bad", "random", 1).status_code, 401)
 
-    def test_challenges_before_the_ladder_and_checks_before_both(self):
+    def test_challenges_before_matchmaking_and_checks_before_both(self):
         mine = ready(teams.upload(self.alpha, "my_player.py", AGENT))
         Game.objects.all().delete()  # its own check game
         house = Entry.objects.get(name="greedy").current_version()
-        ladder = Game.objects.create(p1=house, p2=mine, purpose=Game.LADDER)
+        matchmade = Game.objects.create(p1=house, p2=mine, purpose=Game.MATCHMADE)
         teams.challenge(self.alpha, "random", 1)
         check = teams.upload(self.beta, "my_player.py", AGENT).games_first.get()
-        claimed = [queue.claim("w").pk for _ in range(3)]
+        claimed = [game_queue.claim("w").pk for _ in range(3)]
         challenge = Game.objects.get(purpose=Game.CHALLENGE).pk
-        self.assertEqual(claimed, [check.pk, challenge, ladder.pk])
-        self.assertIsNone(queue.claim("w"))
+        self.assertEqual(claimed, [check.pk, challenge, matchmade.pk])
+        self.assertIsNone(game_queue.claim("w"))
 
 
 class QueueTest(ArenaTestCase):
@@ -161,8 +161,8 @@ class QueueTest(ArenaTestCase):
         self.check = self.version.games_first.get()
 
     def test_a_normal_check_game_makes_the_version_ready(self):
-        game = queue.claim("w")
-        self.assertTrue(queue.finish(game, record_of(game, 0)))
+        game = game_queue.claim("w")
+        self.assertTrue(game_queue.finish(game, record_of(game, 0)))
         self.version.refresh_from_db()
         self.assertEqual(self.version.status, Version.READY)
         self.assertEqual(self.alpha.current_version(), self.version)
@@ -173,28 +173,28 @@ class QueueTest(ArenaTestCase):
             with self.subTest(termination=termination):
                 version = teams.upload(self.alpha, "my_player.py", AGENT)
                 Game.objects.exclude(p1=version).filter(status=Game.QUEUED).delete()
-                game = queue.claim("w")
-                queue.finish(game, record_of(game, 1, termination, reason, plies=4))
+                game = game_queue.claim("w")
+                game_queue.finish(game, record_of(game, 1, termination, reason, plies=4))
                 version.refresh_from_db()
                 self.assertEqual(version.status, Version.REJECTED)
                 self.assertEqual(version.reason, f"{termination}: {reason}")
 
     def test_a_game_requeued_by_a_stop_is_not_finished_by_its_old_worker(self):
-        game = queue.claim("serve-1/0")
-        self.assertEqual(queue.requeue_cut_games("serve-1/"), 1)
-        self.assertFalse(queue.finish(game, record_of(game, 0)))
+        game = game_queue.claim("serve-1/0")
+        self.assertEqual(game_queue.requeue_cut_games("serve-1/"), 1)
+        self.assertFalse(game_queue.finish(game, record_of(game, 0)))
         self.assertEqual(Game.objects.get(pk=game.pk).status, Game.QUEUED)
-        again = queue.claim("serve-2/0")
+        again = game_queue.claim("serve-2/0")
         self.assertEqual((again.pk, again.attempts), (game.pk, 2))
-        self.assertIsNone(queue.claim("serve-2/1"), "a game claimed twice")
-        self.assertTrue(queue.finish(again, record_of(again, 0)))
+        self.assertIsNone(game_queue.claim("serve-2/1"), "a game claimed twice")
+        self.assertTrue(game_queue.finish(again, record_of(again, 0)))
         self.assertEqual(Game.objects.filter(status=Game.DONE).count(), 1)
 
     def test_a_game_the_runner_cannot_play_is_tried_three_times(self):
-        for attempt in range(1, queue.ATTEMPTS + 1):
-            game = queue.claim("w")
+        for attempt in range(1, game_queue.ATTEMPTS + 1):
+            game = game_queue.claim("w")
             self.assertEqual(game.attempts, attempt)
-            queue.fail(game, "divercite-match exited with status 1: boom")
+            game_queue.fail(game, "divercite-match exited with status 1: boom")
         game = Game.objects.get(pk=self.check.pk)
         self.assertEqual(game.status, Game.FAILED)
         self.version.refresh_from_db()
@@ -206,8 +206,8 @@ class QueueTest(ArenaTestCase):
         greedy = Entry.objects.get(name="greedy").current_version()
         Game.objects.filter(status=Game.QUEUED).delete()
         done = play(mine, greedy, 3)
-        playing = Game.objects.create(p1=greedy, p2=mine, purpose=Game.LADDER)
-        queue.claim("w")
+        playing = Game.objects.create(p1=greedy, p2=mine, purpose=Game.MATCHMADE)
+        game_queue.claim("w")
         games = self.client.get("/api/games").json()["games"]
         self.assertEqual([g["id"] for g in games], [playing.pk, done.pk])
         self.assertIsNone(games[0]["result"])
@@ -454,7 +454,7 @@ class ClaimRaceTest(TransactionTestCase):
         house = [Entry.objects.get(name=name).current_version() for name in ("random", "greedy")]
         Game.objects.all().delete()
         games = {Game.objects.create(p1=house[k % 2], p2=house[1 - k % 2],
-                                     purpose=Game.LADDER).pk for k in range(self.GAMES)}
+                                     purpose=Game.MATCHMADE).pk for k in range(self.GAMES)}
         start = threading.Barrier(self.WORKERS)
         taken: list[list[int]] = [[] for _ in range(self.WORKERS)]
         failures: list[BaseException] = []
@@ -462,7 +462,7 @@ class ClaimRaceTest(TransactionTestCase):
         def work(k: int):
             try:
                 start.wait()
-                while (game := queue.claim(f"racer-{k}")) is not None:
+                while (game := game_queue.claim(f"racer-{k}")) is not None:
                     taken[k].append(game.pk)
             except BaseException as error:  # reported by the test's thread
                 failures.append(error)
@@ -493,10 +493,10 @@ class AnalystsRaceTest(TransactionTestCase):
     GAMES = 20
 
     def test_each_lost_game_is_analysed_by_one_analyst(self):
-        from divercite.arena import worker
+        from divercite.arena.core import serve_workers
         teams.ensure_house()
         house = [Entry.objects.get(name=name).current_version() for name in ("random", "greedy")]
-        games = {Game.objects.create(p1=house[0], p2=house[1], purpose=Game.LADDER,
+        games = {Game.objects.create(p1=house[0], p2=house[1], purpose=Game.MATCHMADE,
                                      status=Game.DONE, analysis="pending").pk
                  for _ in range(self.GAMES)}
         start = threading.Barrier(self.ANALYSTS)
@@ -506,7 +506,7 @@ class AnalystsRaceTest(TransactionTestCase):
         def analyst(k: int):
             try:
                 start.wait()
-                while (game := worker.claim_analysis()) is not None:
+                while (game := serve_workers.claim_analysis()) is not None:
                     taken[k].append(game.pk)
             except BaseException as error:  # reported by the test's thread
                 failures.append(error)
@@ -523,6 +523,6 @@ class AnalystsRaceTest(TransactionTestCase):
         self.assertEqual(len(claimed), len(set(claimed)), "a game analysed twice")
         self.assertEqual(set(claimed), games)
         self.assertEqual(set(Game.objects.values_list("analysis", flat=True)),
-                         {worker.ANALYSING})
-        self.assertEqual(worker.requeue_cut_analyses(), self.GAMES)
+                         {serve_workers.ANALYSING})
+        self.assertEqual(serve_workers.requeue_cut_analyses(), self.GAMES)
         self.assertEqual(set(Game.objects.values_list("analysis", flat=True)), {"pending"})

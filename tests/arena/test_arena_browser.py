@@ -17,7 +17,7 @@ does, its live lines, tests/data/live_game.jsonl, sent with its heartbeats) foll
 page at a phone's width: its moves as they come, the newest shown, the mover's clock ticking
 down, until its result is posted and the page turns into the replay; the review page of one
 of the team's lost games is opened too if one was analysed by then (how soon depends on the
-ladder's draws: not waited for);
+matchmaking's draws: not waited for);
 every request the browser made stayed on the arena's address (or data:/blob:); the browser
 logged no error, no uncaught exception, no failed load.
 Screenshots (the phone's of the whole page) in --out.
@@ -351,7 +351,7 @@ def live(page: ArenaPage, server: Server, folder: Path, out: Path):
 
 def analysis(page: ArenaPage, server: Server, out: Path):
     """The review page of one of alpha's lost games, if one was analysed by now (only if:
-    how soon one is depends on the ladder's draws)."""
+    how soon one is depends on the matchmaking's draws)."""
     for game in server.json("/api/games?team=alpha")["games"]:
         path = f"/games/{game['id']}/analysis"
         if game["purpose"] != "check" and server.request(path)[0] == 200:

@@ -348,7 +348,7 @@ class HostileWorkerToken:
         self.assertEqual((agent["status"], agent["reason"]), ("checking", ""))
         status, claim = server.post_json("/api/worker/claim", self.worker, {"worker": "x"})
         self.assertEqual((status, claim["seats"][0]["name"]), (200, "victim"), claim)
-        # The second opinion on other's check waits for another worker (a ladder game of
+        # The second opinion on other's check waits for another worker (a matchmade game of
         # the house's may come instead).
         status, claim = server.post_json("/api/worker/claim", self.worker, {"worker": "y"})
         self.assertIn(status, (200, 204))

@@ -175,8 +175,8 @@ class ArenaProcessTest(unittest.TestCase):
         for name in ("template", "forker", "forger", "course-random"):
             self.assertNotIn(name, standings)
         counted = sum(line["games"] for line in standings.values())
-        ladder = [game for game in after.values() if game["purpose"] != "check"]
-        self.assertEqual(counted, 2 * len(ladder), "a game counted twice, or not at all")
+        rated = [game for game in after.values() if game["purpose"] != "check"]
+        self.assertEqual(counted, 2 * len(rated), "a game counted twice, or not at all")
         self.server.stop()
 
     def game_states(self):

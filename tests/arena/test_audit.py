@@ -18,8 +18,9 @@ from django.contrib.auth.models import User
 from django.test import Client, TestCase
 from django.utils import timezone
 
-from divercite.arena import audit, cli, teams
-from divercite.arena.models import AuditEntry, Entry, Game, Version
+from divercite.arena.core import audit, teams
+from divercite.arena.cli import main as cli
+from divercite.arena.core.models import AuditEntry, Entry, Game, Version
 
 
 def run_cli(*arguments):
@@ -236,7 +237,7 @@ class AdminPagesTest(TestCase):
         self.assertEqual((deleted.actor, deleted.action, deleted.target),
                          ("boss", "delete", f"version alpha v1 (id {version.pk})"))
         house = [Entry.objects.get(name=name).current_version() for name in ("random", "greedy")]
-        games = [Game.objects.create(p1=house[0], p2=house[1], purpose=Game.LADDER)
+        games = [Game.objects.create(p1=house[0], p2=house[1], purpose=Game.MATCHMADE)
                  for _ in range(3)]
         answer = self.admin.post("/admin/arena/game/", {
             "action": "delete_selected", "_selected_action": [g.pk for g in games],

@@ -16,8 +16,9 @@ from django.conf import settings
 from django.db import connection, connections
 from django.test import TransactionTestCase
 
-from divercite.arena import backup, config, teams
-from divercite.arena.models import Entry, Game
+from divercite.arena.core import backup, teams
+from divercite.arena import arena_folder
+from divercite.arena.core.models import Entry, Game
 
 
 TEAM_VERSIONS = ("select v.id from arena_version v join arena_entry e on v.entry_id = e.id "
@@ -84,8 +85,8 @@ class BackupTest(TransactionTestCase):
         self.assertTrue(versions)
         for version in versions:  # the teams' versions: each with its files
             self.assertTrue((restored.agents / str(version) / "my_player.py").is_file(), version)
-        self.assertEqual(config.load(target).secret_key, settings.ARENA.secret_key)
-        with self.assertRaises(config.ArenaError):
+        self.assertEqual(arena_folder.load(target).secret_key, settings.ARENA.secret_key)
+        with self.assertRaises(arena_folder.ArenaError):
             backup.restore(out, target, None)  # not over an arena
 
     @staticmethod

@@ -21,8 +21,10 @@ from django.db import connections
 from django.test import Client, TestCase, TransactionTestCase
 from django.utils import timezone
 
-from divercite.arena import cli, config, teams
-from divercite.arena.models import AuditEntry, Game, UploadAttempt, Version
+from divercite.arena.cli import main as cli
+from divercite.arena import arena_folder
+from divercite.arena.core import teams
+from divercite.arena.core.models import AuditEntry, Game, UploadAttempt, Version
 
 LIMIT = 3
 
@@ -141,25 +143,25 @@ class SettingTest(TestCase):
         self.addCleanup(shutil.rmtree, self.folder, ignore_errors=True)
 
     def write(self, **values):
-        (self.folder / config.SETTINGS_FILE).write_text(json.dumps(
+        (self.folder / arena_folder.SETTINGS_FILE).write_text(json.dumps(
             dict({"secret_key": "k", "tc": 5.0, "database": None, "challenge_quota": 20,
                   "placement_games": 8, "course": ""}, **values)))
 
     def test_an_older_arena_json_without_it_reads_as_12(self):
         self.write()
-        self.assertEqual(config.load(self.folder).upload_limit_per_hour, 12)
+        self.assertEqual(arena_folder.load(self.folder).upload_limit_per_hour, 12)
         self.write(upload_limit_per_hour=0)
-        self.assertEqual(config.load(self.folder).upload_limit_per_hour, 0)
+        self.assertEqual(arena_folder.load(self.folder).upload_limit_per_hour, 0)
         self.assertEqual(settings.ARENA.upload_limit_per_hour, 12)  # init's default
-        saved = json.loads((settings.ARENA.folder / config.SETTINGS_FILE).read_text())
+        saved = json.loads((settings.ARENA.folder / arena_folder.SETTINGS_FILE).read_text())
         self.assertEqual(saved["upload_limit_per_hour"], 12)
 
     def test_a_wrong_value_is_refused(self):
         for wrong in (-1, 2.5, "12", True, None):
             with self.subTest(wrong=wrong):
                 self.write(upload_limit_per_hour=wrong)
-                with self.assertRaisesRegex(config.ArenaError, "upload_limit_per_hour"):
-                    config.load(self.folder)
+                with self.assertRaisesRegex(arena_folder.ArenaError, "upload_limit_per_hour"):
+                    arena_folder.load(self.folder)
 
 
 class UploadRaceTest(TransactionTestCase):

@@ -16,8 +16,9 @@ from pathlib import Path
 from arena_support import REPO
 from django.test import Client, SimpleTestCase, TestCase
 
-from divercite.arena import live, queue, teams
-from divercite.arena.models import Entry, Game
+from divercite.arena.play import live
+from divercite.arena.core import game_queue, teams
+from divercite.arena.core.models import Entry, Game
 from divercite.records import GameRecord
 
 LIVE_LINES = (REPO / "tests" / "data" / "live_game.jsonl").read_text().splitlines(True)
@@ -88,7 +89,7 @@ class LiveFileTest(SimpleTestCase):
             if len(calls) == 1:
                 raise RuntimeError("the database is down")
 
-        with self.assertLogs("divercite.arena.live", "WARNING"):
+        with self.assertLogs("divercite.arena.play.live", "WARNING"):
             follower = live.Follower(self.path, on_lines, every=60)
             self.assertFalse(follower.poll())
         self.write(LIVE_LINES[3].encode())
@@ -175,7 +176,7 @@ class LiveApiTest(TestCase):
         self.client = Client()
 
     def playing(self, text: str) -> Game:
-        return Game.objects.create(p1=self.greedy, p2=self.random, purpose=Game.LADDER,
+        return Game.objects.create(p1=self.greedy, p2=self.random, purpose=Game.MATCHMADE,
                                    status=Game.PLAYING, live=text)
 
     def test_a_game_being_played(self):
@@ -219,7 +220,7 @@ class LiveApiTest(TestCase):
         claimed = Game.objects.select_related("p1__entry", "p2__entry").get(pk=game.pk)
         record = GameRecord.from_json(RECORD.to_json())
         record.p1, record.p2 = "greedy", "random"
-        self.assertTrue(queue.finish(claimed, record))
+        self.assertTrue(game_queue.finish(claimed, record))
         body = self.client.get(f"/api/games/{game.pk}/live").json()
         self.assertEqual(body, {"id": game.pk, "status": "done", "ended": True, "p1": "greedy",
                                 "p2": "random", "page": f"/games/{game.pk}/",
@@ -234,7 +235,7 @@ class LiveApiTest(TestCase):
         end = json.dumps({"event": "end", "game": 0, "time": "2026-11-29T06:00:00.000Z",
                           "ply": 6, "result": "0-1", "termination": "crash",
                           "reason": lost, "final": [3, 2]})
-        game = Game.objects.create(p1=mine, p2=self.random, purpose=Game.LADDER,
+        game = Game.objects.create(p1=mine, p2=self.random, purpose=Game.MATCHMADE,
                                    status=Game.PLAYING,
                                    live="".join(LIVE_LINES[:5]) + end + "\n")
         url = f"/api/games/{game.pk}/live"

@@ -9,7 +9,7 @@ from collections import Counter
 
 from django.test import SimpleTestCase
 
-from divercite.arena.matchmaking import choose
+from divercite.arena.play.matchmaking import choose
 
 PLACEMENT = 8
 

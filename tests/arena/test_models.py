@@ -1,4 +1,4 @@
-"""The models and what teams.py and queue.py do with them: teams and their tokens, the house,
+"""The models and what teams.py and game_queue.py do with them: teams and their tokens, the house,
 versions and their folders, challenges, and a game's life in the queue (claimed once,
 finished once, its check settling its version, failed after its attempts)."""
 
@@ -14,9 +14,10 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.test import TestCase
 
-from divercite.arena import house, queue, teams
-from divercite.arena.models import Challenge, Entry, Game, Version
-from divercite.arena.uploads import UploadError
+from divercite.arena.play import house
+from divercite.arena.core import game_queue, teams
+from divercite.arena.core.models import Challenge, Entry, Game, Version
+from divercite.arena.agent_files.uploads import UploadError
 
 
 class MigrationsTest(TestCase):
@@ -156,9 +157,9 @@ class TeamsTest(TestCase):
                             for g in queued))
         self.assertEqual(Entry.objects.get(pk=alpha.pk).challenge_quota, 16)
         for games in (0, -1, True, 2.0, "2"):
-            with self.subTest(games=games), self.assertRaises(teams.Refused):
+            with self.subTest(games=games), self.assertRaises(teams.RequestRefused):
                 teams.challenge(alpha, "greedy", games)
-        with self.assertRaises(teams.Refused) as caught:
+        with self.assertRaises(teams.RequestRefused) as caught:
             teams.challenge(alpha, house.CHECKER, 1)
         self.assertIn("no team or house opponent", str(caught.exception))
         self.assertEqual(Challenge.objects.count(), 1)
@@ -172,7 +173,7 @@ class GameTest(TestCase):
         self.random = Entry.objects.get(name="random").current_version()
 
     def test_the_loser(self):
-        game = Game.objects.create(p1=self.greedy, p2=self.random, purpose=Game.LADDER)
+        game = Game.objects.create(p1=self.greedy, p2=self.random, purpose=Game.MATCHMADE)
         self.assertIsNone(game.loser(), "a queued game has no loser")
         for result, loser in (("1-0", self.random), ("0-1", self.greedy), ("1/2-1/2", None)):
             with self.subTest(result=result):
@@ -184,7 +185,7 @@ class GameTest(TestCase):
         reference = REFERENCE_GAMES[5]
         self.assertEqual((game.status, game.result, game.termination), ("done", "1-0", "normal"))
         self.assertEqual([game.score1, game.score2], reference["final"])
-        self.assertEqual([m["move"] for m in queue.record_of(game)["moves"]],
+        self.assertEqual([m["move"] for m in game_queue.record_of(game)["moves"]],
                          reference["moves"])
         self.assertIsNotNone(game.ended)
         self.assertIsNotNone(game.divercites1)
@@ -204,59 +205,59 @@ class QueueTest(TestCase):
 
     def check_game(self):
         version = teams.upload(self.alpha, "my_player.py", AGENT)
-        return version, queue.claim("w")
+        return version, game_queue.claim("w")
 
     def test_claims_never_share_a_game(self):
         mine = ready(teams.upload(self.alpha, "my_player.py", AGENT))
         queued = {Game.objects.get(p1=mine).pk}
         for _ in range(5):
-            queued.add(Game.objects.create(p1=mine, p2=self.greedy, purpose=Game.LADDER).pk)
-        claimed = [queue.claim(f"w{i}") for i in range(len(queued))]
+            queued.add(Game.objects.create(p1=mine, p2=self.greedy, purpose=Game.MATCHMADE).pk)
+        claimed = [game_queue.claim(f"w{i}") for i in range(len(queued))]
         self.assertEqual({game.pk for game in claimed}, queued)
         self.assertEqual(len({game.pk for game in claimed}), len(claimed))
         self.assertEqual([game.worker for game in claimed],
                          [f"w{i}" for i in range(len(queued))])
         self.assertTrue(all(game.status == Game.PLAYING and game.attempts == 1
                             for game in claimed))
-        self.assertIsNone(queue.claim("late"))
+        self.assertIsNone(game_queue.claim("late"))
 
-    def test_a_ladder_game_started_by_matchmaking_is_not_claimed_again(self):
+    def test_a_game_started_by_matchmaking_is_not_claimed_again(self):
         mine = ready(teams.upload(self.alpha, "my_player.py", AGENT))
         Game.objects.all().delete()
-        game = queue.start_ladder_game(mine, self.greedy, "w0")
+        game = game_queue.start_matchmade_game(mine, self.greedy, "w0")
         self.assertEqual((game.status, game.worker, game.attempts), (Game.PLAYING, "w0", 1))
-        self.assertIsNone(queue.claim("w1"))
-        self.assertTrue(queue.finish(game, record_of(game, 2)))
+        self.assertIsNone(game_queue.claim("w1"))
+        self.assertTrue(game_queue.finish(game, record_of(game, 2)))
         done = Game.objects.get(pk=game.pk)
         self.assertEqual((done.status, done.result), (Game.DONE, "0-1"))
         self.assertEqual(done.analysis, "pending", "a team's lost game waits for its analysis")
 
     def test_a_game_is_finished_once(self):
         version, game = self.check_game()
-        self.assertTrue(queue.finish(game, record_of(game, 0)))
+        self.assertTrue(game_queue.finish(game, record_of(game, 0)))
         record = Game.objects.get(pk=game.pk).record
-        self.assertFalse(queue.finish(game, record_of(game, 1)), "finished twice")
+        self.assertFalse(game_queue.finish(game, record_of(game, 1)), "finished twice")
         self.assertEqual(Game.objects.get(pk=game.pk).record, record)
 
     def test_only_the_claiming_worker_finishes(self):
         version, game = self.check_game()
         stranger = Game.objects.get(pk=game.pk)
         stranger.worker = "another"
-        self.assertFalse(queue.finish(stranger, record_of(stranger, 0)))
+        self.assertFalse(game_queue.finish(stranger, record_of(stranger, 0)))
         self.assertEqual(Game.objects.get(pk=game.pk).status, Game.PLAYING)
         version.refresh_from_db()
         self.assertEqual(version.status, Version.CHECKING)
 
     def test_a_stop_requeues_only_its_own_workers_games(self):
         mine = ready(teams.upload(self.alpha, "my_player.py", AGENT))
-        Game.objects.create(p1=mine, p2=self.greedy, purpose=Game.LADDER)
-        first, second = queue.claim("serve-1/0"), queue.claim("serve-2/0")
-        self.assertEqual(queue.requeue_cut_games("serve-1/"), 1)
+        Game.objects.create(p1=mine, p2=self.greedy, purpose=Game.MATCHMADE)
+        first, second = game_queue.claim("serve-1/0"), game_queue.claim("serve-2/0")
+        self.assertEqual(game_queue.requeue_cut_games("serve-1/"), 1)
         self.assertEqual(Game.objects.get(pk=first.pk).status, Game.QUEUED)
         self.assertEqual(Game.objects.get(pk=second.pk).status, Game.PLAYING)
-        self.assertFalse(queue.finish(first, record_of(first, 0)))
+        self.assertFalse(game_queue.finish(first, record_of(first, 0)))
         self.assertFalse(Game.objects.filter(status=Game.DONE).exists())
-        self.assertEqual(queue.requeue_cut_games(), 1)
+        self.assertEqual(game_queue.requeue_cut_games(), 1)
 
     def test_the_check_s_verdict(self):
         """Rejected for a fault of the version's own (it moved first); ready for a loss on
@@ -279,28 +280,28 @@ class QueueTest(TestCase):
             with self.subTest(**ending):
                 version, game = self.check_game()
                 index = ending.pop("index")
-                self.assertTrue(queue.finish(game, record_of(game, index, **ending)))
+                self.assertTrue(game_queue.finish(game, record_of(game, index, **ending)))
                 version.refresh_from_db()
                 self.assertEqual((version.status, version.reason), (status, reason))
                 self.assertEqual(Game.objects.get(pk=game.pk).analysis, "",
                                  "a check game is not analysed")
 
-    def test_a_failed_ladder_game_leaves_the_versions_alone(self):
+    def test_a_failed_matchmade_game_leaves_the_versions_alone(self):
         mine = ready(teams.upload(self.alpha, "my_player.py", AGENT))
         Game.objects.all().delete()
-        Game.objects.create(p1=mine, p2=self.greedy, purpose=Game.LADDER)
-        for attempt in range(queue.ATTEMPTS):
-            game = queue.claim("w")
+        Game.objects.create(p1=mine, p2=self.greedy, purpose=Game.MATCHMADE)
+        for attempt in range(game_queue.ATTEMPTS):
+            game = game_queue.claim("w")
             stale = Game.objects.get(pk=game.pk)
             stale.worker = "gone"
-            queue.fail(stale, "not this worker's any more")  # ignored
+            game_queue.fail(stale, "not this worker's any more")  # ignored
             self.assertEqual(Game.objects.get(pk=game.pk).status, Game.PLAYING)
-            queue.fail(game, f"runner failed, attempt {attempt + 1}")
+            game_queue.fail(game, f"runner failed, attempt {attempt + 1}")
         failed = Game.objects.get(pk=game.pk)
         self.assertEqual((failed.status, failed.reason),
-                         (Game.FAILED, f"runner failed, attempt {queue.ATTEMPTS}"))
+                         (Game.FAILED, f"runner failed, attempt {game_queue.ATTEMPTS}"))
         self.assertIsNotNone(failed.ended)
-        self.assertIsNone(queue.claim("w"))
+        self.assertIsNone(game_queue.claim("w"))
         mine.refresh_from_db()
         self.assertEqual(mine.status, Version.READY)
 
@@ -309,11 +310,11 @@ class DatabaseUrlTest(TestCase):
     """`init --database`: a PostgreSQL URL it can reach, else a refusal that says why."""
 
     def test_a_database_that_is_not_postgresql_or_not_reached_is_refused(self):
-        from divercite.arena import config
+        from divercite.arena import arena_folder
         for url, words in (("mysql://u:p@localhost/arena", "a URL postgresql://"),
                            ("postgresql://u:p@localhost:5432", "a URL postgresql://"),
                            ("postgresql://u:p@127.0.0.1:1/arena",
                             "cannot connect to 127.0.0.1:1/arena")):
-            with self.subTest(url=url), self.assertRaises(config.ArenaError) as refused:
-                config.check_postgresql(url)
+            with self.subTest(url=url), self.assertRaises(arena_folder.ArenaError) as refused:
+                arena_folder.check_postgresql(url)
             self.assertIn(words, str(refused.exception))

@@ -1,11 +1,11 @@
-"""What one request may cost the arena (python/divercite/arena/request_limits.py, issue 55):
-bodies capped by their sender before they are read (413, 411: an anonymous one at 8 KB, a
-team's upload at its limit, a worker's post at 8 MB, an admin's at 1 MB); failed logins
-throttled by address and by name (429 with Retry-After, the password not checked), and the
-audit log not flooded by them; /api/games and the pages' lists of games 100 a page, `next`
-chained with the filter kept, the lists rendered from the cache; anonymous requests limited
-a minute an address, never those of a token or a login. The caps and limits are checked on
-a real server (the built-in one and gunicorn) by test_arena_requests.py."""
+"""What one request may cost the arena (python/divercite/arena/project/request_limits.py,
+core/logins.py; issue 55): bodies capped by their sender before they are read (413, 411: an
+anonymous one at 8 KB, a team's upload at its limit, a worker's post at 8 MB, an admin's at
+1 MB); failed logins throttled by address and by name (429 with Retry-After, the password not
+checked), and the audit log not flooded by them; /api/games and the pages' lists of games 100
+a page, `next` chained with the filter kept, the lists rendered from the cache; anonymous
+requests limited a minute an address, never those of a token or a login. The caps and limits
+are checked on a real server (the built-in one and gunicorn) by test_arena_requests.py."""
 
 import re
 from datetime import timedelta
@@ -21,8 +21,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from test_api import ArenaTestCase
 
-from divercite.arena import request_limits, standings, teams, uploads, worker_tokens
-from divercite.arena.models import AuditEntry, Entry, FailedLogin, Game
+from divercite.arena.core import logins
+from divercite.arena.project import request_limits
+from divercite.arena.core import standings, teams, worker_tokens
+from divercite.arena.agent_files import uploads
+from divercite.arena.core.models import AuditEntry, Entry, FailedLogin, Game
 
 GB = 1 << 30
 
@@ -235,7 +238,7 @@ class LoginTest(RequestsCase):
     def test_failures_out_of_the_window_are_deleted_now_and_then(self):
         old = FailedLogin.objects.create(address="192.0.2.1", username="alpha")
         FailedLogin.objects.filter(pk=old.pk).update(when=timezone.now() - timedelta(hours=1))
-        with mock.patch.object(request_limits, "CLEANUP_EVERY", 1):
+        with mock.patch.object(logins, "CLEANUP_EVERY", 1):
             fail_login(Client(REMOTE_ADDR="192.0.2.3"), "beta")
         self.assertEqual(list(FailedLogin.objects.values_list("username", flat=True)), ["beta"])
 
@@ -245,7 +248,7 @@ class AddressTest(TestCase):
         extra = {"HTTP_X_FORWARDED_FOR": forwarded} if forwarded else {}
         request = RequestFactory().get("/", REMOTE_ADDR=remote, **extra)
         with mock.patch.object(settings, "PRODUCTION", production):
-            return request_limits.client_address(request)
+            return logins.client_address(request)
 
     def test_the_proxy_s_last_address_under_production_only(self):
         self.assertEqual(self.address("127.0.0.1", "10.0.0.1, 198.51.100.7", True),
@@ -259,9 +262,9 @@ class AddressTest(TestCase):
         self.assertEqual(self.address("127.0.0.1", None, True), "127.0.0.1")
 
     def test_an_ipv6_address_counts_by_its_64(self):
-        self.assertEqual(request_limits.counted_address("2001:db8:1:2:aaaa::1"),
+        self.assertEqual(logins.counted_address("2001:db8:1:2:aaaa::1"),
                          "2001:db8:1:2::/64")
-        self.assertEqual(request_limits.counted_address("192.0.2.1"), "192.0.2.1")
+        self.assertEqual(logins.counted_address("192.0.2.1"), "192.0.2.1")
 
 
 class PagesOfGamesTest(RequestsCase):
@@ -273,7 +276,7 @@ class PagesOfGamesTest(RequestsCase):
         now = timezone.now()
         games = []
         for number in range(250):
-            game = Game(p1=mine if number % 2 else other, p2=greedy, purpose=Game.LADDER,
+            game = Game(p1=mine if number % 2 else other, p2=greedy, purpose=Game.MATCHMADE,
                         status=Game.DONE, termination="normal", started=now, ended=now)
             record = record_of(game, number)
             game.result, (game.score1, game.score2) = record.result, record.final

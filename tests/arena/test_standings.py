@@ -15,8 +15,8 @@ from django.test.utils import CaptureQueriesContext
 
 import divercite
 from divercite import match
-from divercite.arena import standings, teams
-from divercite.arena.models import Entry, Game
+from divercite.arena.core import standings, teams
+from divercite.arena.core.models import Entry, Game
 from divercite.records import GameRecord
 
 

@@ -17,9 +17,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, TestCase
 from django.utils import timezone
 
-from divercite.arena import cli, queue, storage, teams, tournament, worker
-from divercite.arena.models import Entry, Game, Tournament, TournamentEntry, Version
-from divercite.arena.uploads import UploadError
+from divercite.arena.cli import main as cli
+from divercite.arena.core import game_queue, storage, teams, tournament, serve_workers
+from divercite.arena.core.models import Entry, Game, Tournament, TournamentEntry, Version
+from divercite.arena.agent_files.uploads import UploadError
 
 
 def settings_patch(test, **values):
@@ -80,11 +81,11 @@ class StorageTest(TestCase):
     def test_a_rejected_version_s_files_go_once_its_reason_is_kept(self):
         version = teams.upload(self.alpha, "my_player.py", AGENT)
         self.assertTrue((version.folder / "my_player.py").is_file())
-        check = queue.claim("test")
+        check = game_queue.claim("test")
         self.assertEqual(check.p1_id, version.pk)
         with self.captureOnCommitCallbacks(execute=True):
-            self.assertTrue(queue.finish(check, record_of(check, 0, termination="time",
-                                                          reason="no bestmove", plies=10)))
+            self.assertTrue(game_queue.finish(check, record_of(check, 0, termination="time",
+                                                               reason="no bestmove", plies=10)))
         version.refresh_from_db()
         self.assertEqual(version.status, Version.REJECTED)
         self.assertEqual(version.reason, "time: no bestmove")
@@ -120,8 +121,8 @@ class StorageTest(TestCase):
         ready(teams.upload(self.alpha, "my_player.py", AGENT))
         Game.objects.filter(purpose=Game.CHECK).delete()
         self.assertTrue(storage.remove_files(old))
-        with self.assertRaisesRegex(tournament.Refused, "alpha's version 1: its files were "
-                                                        "removed on"):
+        with self.assertRaisesRegex(tournament.RequestRefused, "alpha's version 1: its files were "
+                                    "removed on"):
             tournament.create("final", 5, 2, chosen={"alpha": 1})
 
     def test_within_the_retention_nothing_superseded_goes(self):
@@ -157,14 +158,14 @@ class OnePendingCheckTest(TestCase):
 
     def test_a_check_being_played_is_stopped(self):
         first = teams.upload(self.alpha, "my_player.py", AGENT)
-        check = queue.claim("serve-1/0")
-        self.assertTrue(queue.still_claimed(check.pk, check.worker))
+        check = game_queue.claim("serve-1/0")
+        self.assertTrue(game_queue.still_claimed(check.pk, check.worker))
         teams.upload(self.alpha, "my_player.py", AGENT)
-        self.assertFalse(queue.still_claimed(check.pk, check.worker))
+        self.assertFalse(game_queue.still_claimed(check.pk, check.worker))
         stopped = Game.objects.get(pk=check.pk)
         self.assertEqual(stopped.status, Game.FAILED)
         # Its worker's record, should it still come, is not kept.
-        self.assertFalse(queue.finish(check, record_of(check, 0)))
+        self.assertFalse(game_queue.finish(check, record_of(check, 0)))
         first.refresh_from_db()
         self.assertEqual(first.status, Version.REJECTED)
         # Its folder waits for nothing that plays: removed at the next prune.
@@ -188,13 +189,13 @@ class CheckShareTest(TestCase):
         for _ in range(3):
             Game.objects.create(p1=h1, p2=h2, purpose=Game.CHALLENGE)
         rng = random.Random(1)
-        claimed = [worker.next_game(f"w/{i}", rng) for i in range(4)]
+        claimed = [serve_workers.next_game(f"w/{i}", rng) for i in range(4)]
         purposes = [game.purpose for game in claimed]
         self.assertEqual(purposes, [Game.CHECK, Game.CHALLENGE, Game.CHECK, Game.CHALLENGE])
         # With no other game waiting, the remaining checks go before a worker idles.
         Game.objects.filter(purpose=Game.CHALLENGE, status=Game.QUEUED).delete()
         Version.objects.filter(entry__kind=Entry.HOUSE).update(status=Version.REJECTED)
-        more = [worker.next_game(f"w/{i}", rng) for i in range(4, 6)]
+        more = [serve_workers.next_game(f"w/{i}", rng) for i in range(4, 6)]
         self.assertEqual([game.purpose for game in more], [Game.CHECK, Game.CHECK])
 
     def test_checks_are_taken_in_upload_order_one_a_team(self):
@@ -202,7 +203,7 @@ class CheckShareTest(TestCase):
         teams.upload(a, "my_player.py", AGENT)
         teams.upload(b, "my_player.py", AGENT)
         teams.upload(a, "my_player.py", AGENT)  # supersedes a's first: b's goes first now
-        first = queue.claim("w/0")
+        first = game_queue.claim("w/0")
         self.assertEqual(first.p1.entry.name, "b")
-        second = queue.claim("w/1")
+        second = game_queue.claim("w/1")
         self.assertEqual((second.p1.entry.name, second.p1.number), ("a", 2))

@@ -1,7 +1,7 @@
 """The final tournament (tournament.py): versions frozen by a deadline or by choice, teams
 without one left out; the round robin's pairs and colours; its games claimed after checks and
-challenges and before the ladder's matchmaking, at the tournament's clock, and never seen by
-the ladder; its standings, ranks and CSV from finished games (reference games, as
+challenges and before matchmaking, at the tournament's clock, and never among the rated
+games; its standings, ranks and CSV from finished games (reference games, as
 test_standings makes them); the API, the pages, the CSV's permissions and the command line."""
 
 import contextlib
@@ -23,17 +23,18 @@ from django.test import Client, TestCase
 from django.utils import timezone
 
 from divercite import match
-from divercite.arena import cli, queue, standings, teams, tournament, worker
-from divercite.arena.models import AuditEntry, Game, Tournament, Version
-from divercite.arena.teams import Refused
+from divercite.arena.cli import main as cli
+from divercite.arena.core import game_queue, standings, teams, tournament, serve_workers
+from divercite.arena.core.models import AuditEntry, Game, Tournament, Version
+from divercite.arena.core.teams import RequestRefused
 
 # Reference games by their result: the first player's wins, the second's.
 FIRST_WINS = [i for i, game in enumerate(REFERENCE_GAMES) if game["final"][0] > game["final"][1]]
 SECOND_WINS = [i for i, game in enumerate(REFERENCE_GAMES)
                if game["final"][0] < game["final"][1]]
-LADDER_FIELDS = {"team", "kind", "version", "elo", "elo_low", "elo_high", "games", "wins",
-                 "losses", "draws", "divercites", "divercites_per_game", "points_for",
-                 "points_against", "points_for_per_game", "points_against_per_game"}
+STANDINGS_FIELDS = {"team", "kind", "version", "elo", "elo_low", "elo_high", "games", "wins",
+                    "losses", "draws", "divercites", "divercites_per_game", "points_for",
+                    "points_against", "points_for_per_game", "points_against_per_game"}
 
 
 def run_cli(*arguments):
@@ -71,7 +72,7 @@ class TournamentTestCase(TestCase):
         of each pair `winner_of[{a, b}]` (a name, or None for a draw); any result without."""
         played, counts = [], Counter()
         while limit is None or len(played) < limit:
-            game = queue.claim("test")
+            game = game_queue.claim("test")
             if game is None:
                 break
             self.assertEqual(game.tournament_id, made.pk)
@@ -85,7 +86,7 @@ class TournamentTestCase(TestCase):
                     FIRST_WINS if wanted == names[0] else SECOND_WINS
                 index = pool[counts[pair] % len(pool)]
             counts[pair] += 1
-            self.assertTrue(queue.finish(game, record_of(game, index)))
+            self.assertTrue(game_queue.finish(game, record_of(game, index)))
             played.append(Game.objects.get(pk=game.pk))
         return played
 
@@ -130,13 +131,13 @@ class FreezeTest(TournamentTestCase):
                                                          "rejected)"),
                             ({"alpha": 9}, "alpha has no ready version 9"),
                             ({"nobody": 1}, "no team named nobody")):
-            with self.subTest(choice=choice), self.assertRaisesMessage(Refused, why):
+            with self.subTest(choice=choice), self.assertRaisesMessage(RequestRefused, why):
                 tournament.create("refused", 30, 1, chosen=choice)
         self.assertFalse(Tournament.objects.filter(name="refused").exists())
 
     def test_a_version_being_checked_waits_or_is_chosen_around(self):
         checking = self.upload("beta", Version.CHECKING)
-        with self.assertRaisesMessage(Refused, "beta's version 2 is still being checked"):
+        with self.assertRaisesMessage(RequestRefused, "beta's version 2 is still being checked"):
             tournament.create("early", 30, 1)
         made = tournament.create("early", 30, 1, chosen={"beta": 1})
         self.assertIn("beta v1 (chosen)", {str(frozen) for frozen in made.entered})
@@ -148,17 +149,17 @@ class FreezeTest(TournamentTestCase):
     def test_refusals(self):
         for name in ("gamma", "delta", "beta"):
             Version.objects.filter(pk=self.versions[name].pk).update(status=Version.REJECTED)
-        with self.assertRaisesMessage(Refused, "1 team to enter: a tournament needs two"):
+        with self.assertRaisesMessage(RequestRefused, "1 team to enter: a tournament needs two"):
             tournament.create("alone", 30, 1)
         made = tournament.create("with the house", 30, 1, house=["greedy", "engine-0.1s"])
         self.assertEqual([str(frozen) for frozen in made.entered],
                          ["alpha v1 (current)", "greedy v1 (house)", "engine-0.1s v1 (house)"])
-        with self.assertRaisesMessage(Refused, "exists"):
+        with self.assertRaisesMessage(RequestRefused, "exists"):
             tournament.create("with the house", 30, 1, house=["greedy"])
-        with self.assertRaisesMessage(Refused, "no house opponent 'course-random'"):
+        with self.assertRaisesMessage(RequestRefused, "no house opponent 'course-random'"):
             tournament.create("checker", 30, 1, house=["course-random"])
         for tc, games in ((0, 1), (30, 0)):
-            with self.assertRaises(Refused):
+            with self.assertRaises(RequestRefused):
                 tournament.create("bad", tc, games, house=["greedy"])
         self.assertEqual(Tournament.objects.count(), 1)
         self.assertEqual(Game.objects.count(), 3)  # the one tournament's: nothing else queued
@@ -169,11 +170,11 @@ class FreezeTest(TournamentTestCase):
         self.assertEqual(tournament.parse_deadline("2025-12-05 23:59-05:00"),
                          datetime(2025, 12, 6, 4, 59, tzinfo=utc_zone.utc))
         for bad in ("2025-12-05", "tomorrow", "2025-13-05T10:00"):
-            with self.subTest(bad=bad), self.assertRaises(Refused):
+            with self.subTest(bad=bad), self.assertRaises(RequestRefused):
                 tournament.parse_deadline(bad)
         self.assertEqual(tournament.parse_choice("alpha=3"), ("alpha", 3))
         for bad in ("alpha", "alpha=", "=3", "alpha=x"):
-            with self.subTest(bad=bad), self.assertRaises(Refused):
+            with self.subTest(bad=bad), self.assertRaises(RequestRefused):
                 tournament.parse_choice(bad)
 
 
@@ -222,30 +223,31 @@ class RoundRobinTest(TournamentTestCase):
 class PlayedApartTest(TournamentTestCase):
     def test_claimed_after_checks_and_challenges(self):
         made = tournament.create("final", 60, 1).tournament
-        self.assertEqual(queue.claim("first").tournament_id, made.pk)
+        self.assertEqual(game_queue.claim("first").tournament_id, made.pk)
         check_game = teams.upload(self.entries["alpha"], "my_player.py", AGENT).games_first.get()
         teams.challenge(self.entries["beta"], "greedy", 1)
         challenge = Game.objects.get(purpose=Game.CHALLENGE)
-        order = [queue.claim("w") for _ in range(8)]
+        order = [game_queue.claim("w") for _ in range(8)]
         self.assertEqual([game.pk for game in order[:2]], [check_game.pk, challenge.pk])
         tournament_games = [game.pk for game in order[2:7]]
         self.assertEqual(tournament_games, sorted(tournament_games))
         self.assertEqual({game.purpose for game in order[2:7]}, {Game.TOURNAMENT})
         self.assertIsNone(order[7])
 
-    def test_before_the_ladder_s_matchmaking(self):
+    def test_before_matchmaking(self):
         made = tournament.create("final", 60, 1).tournament
         rng = random.Random(1)
         for _ in range(6):
-            game = worker.next_game("w", rng)
+            game = serve_workers.next_game("w", rng)
             self.assertEqual((game.purpose, game.tournament_id), (Game.TOURNAMENT, made.pk))
-        self.assertFalse(Game.objects.filter(purpose=Game.LADDER).exists())
-        self.assertEqual(worker.next_game("w", rng).purpose, Game.LADDER)  # none left queued
+        self.assertFalse(Game.objects.filter(purpose=Game.MATCHMADE).exists())
+        # None left queued: matchmaking's turn.
+        self.assertEqual(serve_workers.next_game("w", rng).purpose, Game.MATCHMADE)
 
-    def test_the_ladder_sees_none_of_its_games(self):
+    def test_the_rated_games_include_none_of_its_games(self):
         made = tournament.create("final", 60, 2).tournament
         played = self.play_all(made, limit=11)
-        playing = queue.claim("w")  # the twelfth, being played
+        playing = game_queue.claim("w")  # the twelfth, being played
         self.assertEqual(len(played), 11)
         self.assertIsNotNone(playing)
         lines = {line.team: line for line in standings.table()}
@@ -256,29 +258,29 @@ class PlayedApartTest(TournamentTestCase):
         def choose(ids, elo, done, playing_now, placement, rng):
             seen.update(done=list(done), playing=list(playing_now))
             return None
-        with mock.patch.object(worker.matchmaking, "choose", choose):
-            self.assertIsNone(worker.next_game("w", random.Random(1)))
+        with mock.patch.object(serve_workers.matchmaking, "choose", choose):
+            self.assertIsNone(serve_workers.next_game("w", random.Random(1)))
         self.assertEqual(seen, {"done": [], "playing": []})
         ladder = Game.objects.create(p1=self.versions["alpha"], p2=self.versions["beta"],
-                                     purpose=Game.LADDER)
-        with mock.patch.object(worker.matchmaking, "choose", choose):
-            self.assertEqual(worker.next_game("w", random.Random(1)).pk, ladder.pk)
-            self.assertIsNone(worker.next_game("w", random.Random(1)))
+                                     purpose=Game.MATCHMADE)
+        with mock.patch.object(serve_workers.matchmaking, "choose", choose):
+            self.assertEqual(serve_workers.next_game("w", random.Random(1)).pk, ladder.pk)
+            self.assertIsNone(serve_workers.next_game("w", random.Random(1)))
         self.assertEqual(seen["playing"], [(self.versions["alpha"].pk, self.versions["beta"].pk)])
 
     def test_played_at_the_tournament_s_clock(self):
         """Teams and the course's replicas at the tournament's clock; a house engine at its
-        own; the ladder's games at the arena's."""
+        own; matchmaking's games at the arena's."""
         made = tournament.create("final", 42, 1, house=["greedy", "engine-1s"]).tournament
         clocks = {}
         for game in made.games.select_related("p1__entry", "p2__entry"):
-            for seat in worker.seats_of(game):
+            for seat in serve_workers.seats_of(game):
                 clocks[seat.name] = seat.tc
         self.assertEqual(clocks, {"alpha": 42, "beta": 42, "gamma": 42, "delta": 42,
                                   "greedy": 42, "engine-1s": 1.0})
         ladder = Game.objects.create(p1=self.versions["alpha"], p2=self.versions["beta"],
-                                     purpose=Game.LADDER)
-        self.assertEqual([seat.tc for seat in worker.seats_of(ladder)],
+                                     purpose=Game.MATCHMADE)
+        self.assertEqual([seat.tc for seat in serve_workers.seats_of(ladder)],
                          [settings.ARENA.tc] * 2)
         self.assertEqual(tournament.clock(ladder, 7.0), 7.0)
 
@@ -296,8 +298,8 @@ class StandingsTest(TournamentTestCase):
                                                 in self.RESULTS.items()})
         # A ladder game of the same versions: not the tournament's.
         ladder = Game.objects.create(p1=self.versions["alpha"], p2=self.versions["gamma"],
-                                     purpose=Game.LADDER)
-        queue.finish(queue.claim("w"), record_of(ladder, FIRST_WINS[0]))
+                                     purpose=Game.MATCHMADE)
+        game_queue.finish(game_queue.claim("w"), record_of(ladder, FIRST_WINS[0]))
 
     def test_points_ranks_and_the_seeds_statistics(self):
         lines = tournament.table(self.made)
@@ -338,7 +340,7 @@ class StandingsTest(TournamentTestCase):
             "games_queued": 0})
         again = tournament.create("again", 60, 1).tournament
         self.play_all(again, limit=4)
-        failed = queue.claim("w")
+        failed = game_queue.claim("w")
         Game.objects.filter(pk=failed.pk).update(status=Game.FAILED, reason="no runner")
         self.assertEqual(tournament.progress(again), {
             "games_total": 6, "games_done": 4, "games_failed": 1, "games_playing": 0,
@@ -429,7 +431,7 @@ class ApiAndPagesTest(TournamentTestCase):
                          ("final", 60, 1, None))
         self.assertEqual((body["games_total"], body["games_done"], body["games_failed"]),
                          (6, 5, 0))
-        self.assertEqual(set(body["standings"][0]), LADDER_FIELDS | {"rank", "points"})
+        self.assertEqual(set(body["standings"][0]), STANDINGS_FIELDS | {"rank", "points"})
         self.assertEqual([line["team"] for line in body["standings"]],
                          [line.team for line in tournament.table(self.made)])
         self.assertEqual([line["rank"] for line in body["standings"]][0], 1)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from django.test import SimpleTestCase
 
-from divercite.arena import uploads
-from divercite.arena.uploads import UploadError, read_upload
+from divercite.arena.agent_files import uploads
+from divercite.arena.agent_files.uploads import UploadError, read_upload
 
 AGENT = (b"from player_divercite import PlayerDivercite\n\n"
          b"class MyPlayer(PlayerDivercite):\n    pass\n")

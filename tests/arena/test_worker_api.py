@@ -16,8 +16,9 @@ from django.test import Client, TestCase, TransactionTestCase
 from django.utils import timezone
 
 import divercite
-from divercite.arena import playing, queue, teams, worker, worker_tokens
-from divercite.arena.models import AuditEntry, Entry, Game, Version, WorkerToken
+from divercite.arena.core import game_queue, serve_workers, teams, worker_tokens
+from divercite.arena.play import runner
+from divercite.arena.core.models import AuditEntry, Entry, Game, Version, WorkerToken
 from divercite.records import MoveRecord
 
 
@@ -80,7 +81,7 @@ class ClaimTest(WorkerApiCase):
         self.assertEqual((game.status, game.worker), (Game.PLAYING, claimed["claim"]))
         self.assertTrue(claimed["claim"].startswith("lab-1/host/0#"))
         self.assertGreater(game.lease_until, timezone.now())
-        self.assertEqual(claimed["lease_seconds"], queue.lease_seconds())
+        self.assertEqual(claimed["lease_seconds"], game_queue.lease_seconds())
         self.assertLess(claimed["heartbeat_seconds"] * 3, claimed["lease_seconds"])
         first, second = claimed["seats"]
         self.assertEqual((first["name"], first["kind"], first["version"], first["tc"]),
@@ -324,11 +325,11 @@ class LeaseTest(WorkerApiCase):
         _, other = worker_tokens.add("lab-2")
         WorkerToken.objects.filter(name="lab-2").update(last_seen=timezone.now())
         claim, tokens = self.claimed["claim"], [other, self.token]
-        for attempt in range(queue.ATTEMPTS):
+        for attempt in range(game_queue.ATTEMPTS):
             answer = self.post(f"{self.path}/failed", {"claim": claim, "reason": "no bwrap"},
                                token=tokens[(attempt + 1) % 2])
             self.assertEqual(answer.status_code, 200)
-            if attempt + 1 < queue.ATTEMPTS:
+            if attempt + 1 < game_queue.ATTEMPTS:
                 self.assertEqual(answer.json(), {"queued_again": True})
                 self.assertEqual(self.claim("again", token=tokens[(attempt + 1) % 2])
                                  .status_code, 204)
@@ -344,7 +345,7 @@ class LeaseTest(WorkerApiCase):
         self.assertEqual(self.claim().json()["game"], self.game.pk)
 
     def test_a_restart_of_serve_leaves_remote_games_playing(self):
-        self.assertEqual(queue.requeue_cut_games(), 0)
+        self.assertEqual(game_queue.requeue_cut_games(), 0)
         self.assertEqual(Game.objects.get(pk=self.game.pk).status, Game.PLAYING)
 
 
@@ -402,9 +403,9 @@ class SecondOpinionTest(WorkerApiCase):
 
     def test_serve_s_own_worker_plays_it_at_once(self):
         self.report(self.first, self.forged)
-        game = queue.claim("serve-1/0")
+        game = game_queue.claim("serve-1/0")
         self.assertEqual(game.second_opinion_of_id, self.first["game"])
-        self.assertTrue(queue.finish(game, record_of(game, 0)))
+        self.assertTrue(game_queue.finish(game, record_of(game, 0)))
         self.version.refresh_from_db()
         self.assertEqual(self.version.status, Version.READY)
         page = self.client.get(f"/games/{game.pk}/").content.decode()
@@ -419,7 +420,7 @@ class SecondOpinionTest(WorkerApiCase):
         self.assertEqual(self.claim("host/1").status_code, 204)  # lab-2 is silent: wait
         # A lease later, with no other worker at work, the arena's only worker plays it.
         Game.objects.filter(pk=second.pk).update(
-            queued=timezone.now() - datetime.timedelta(seconds=queue.lease_seconds() + 1))
+            queued=timezone.now() - datetime.timedelta(seconds=game_queue.lease_seconds() + 1))
         self.seen(self.other)
         self.assertEqual(self.claim("host/1").status_code, 204)  # lab-2 is back: its turn
         WorkerToken.objects.filter(pk=self.other.pk).update(revoked=timezone.now())
@@ -443,11 +444,11 @@ class LocalWorkerTest(WorkerApiCase):
     that fails is the runner failing (queued again, with the reason)."""
 
     def play(self, record):
-        game = queue.claim("serve-1/0")
+        game = game_queue.claim("serve-1/0")
         stopped = threading.Event()
         stopped.set()  # no claim to watch: the game is this test's
-        with mock.patch.object(playing, "play_game", return_value=record(game)):
-            worker.play(game, stopped)
+        with mock.patch.object(runner, "play_game", return_value=record(game)):
+            serve_workers.play(game, stopped)
         return Game.objects.get(pk=game.pk)
 
     def test_a_record_that_fails_the_checks_is_the_runner_failing(self):

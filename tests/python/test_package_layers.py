@@ -85,3 +85,49 @@ def test_the_check_sees_an_import_of_an_application():
     assert found == {"divercite.sandbox", "divercite.sandbox.limits", "divercite.course",
                      "divercite.course.player"}
     assert [name for name in found if is_application(name)]
+
+
+# The arena's parts (python/divercite/arena/__init__.py), each importing only those after it:
+# the command line over the Django project, the project over its apps (pages, then the API,
+# then the core), the core over what plays games and reads uploads, all over the arena folder.
+ARENA = "divercite.arena"
+ARENA_PARTS = ("cli", "project", "pages", "api", "core", "play", "agent_files", "arena_folder")
+ARENA_WITHOUT_DJANGO = ("play", "agent_files", "arena_folder")
+
+
+def arena_part(name: str):
+    """The part of the arena module `name` belongs to; None outside the parts."""
+    if not name.startswith(ARENA + "."):
+        return None
+    part = name[len(ARENA) + 1:].split(".")[0]
+    return part if part in ARENA_PARTS else None
+
+
+def test_the_arena_s_parts_import_downwards():
+    upward = {}
+    for name, path in modules().items():
+        part = arena_part(name)
+        if part is None:
+            continue
+        for module in imported(path):
+            other = arena_part(module)
+            if other is not None and ARENA_PARTS.index(other) < ARENA_PARTS.index(part):
+                upward.setdefault(name, []).append(module)
+    assert not upward, f"an arena part imports one above it: {upward}"
+    assert {arena_part(name) for name in modules()} >= set(ARENA_PARTS), \
+        "a part of ARENA_PARTS is gone: name the parts as they are"
+
+
+def test_the_arena_s_game_playing_needs_no_django():
+    """A worker on another machine runs play/ without Django; so do the upload checks."""
+    with_django = {}
+    for name, path in modules().items():
+        if arena_part(name) not in ARENA_WITHOUT_DJANGO:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), name)):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and
+                     not node.level else [])
+            if any(module.split(".")[0] == "django" for module in names):
+                with_django.setdefault(name, []).append(node.lineno)
+    assert not with_django, f"Django imported where it must not be: {with_django}"

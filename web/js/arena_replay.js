@@ -1,4 +1,4 @@
-// A game on the arena's game page (python/divercite/arena/templates/arena/game.html): a
+// A game on the arena's game page (python/divercite/arena/pages/templates/arena/game.html): a
 // finished game's replay, or a game being played followed live (arena_live.js), its plies
 // growing as it goes. The board, the move list, both clocks and the points, walked with the
 // buttons, the keys (← →, Home, End), a click on a move, or a link to #ply-N; a live game

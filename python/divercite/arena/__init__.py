@@ -18,28 +18,18 @@ are the Bradley-Terry fit of `divercite-match -ratings` over the games of the cu
 versions; every game's record is kept whole, and a team's lost game is analysed by
 `divercite-analyze`.
 
-A Django application (Debian's python3-django): the database (SQLite in DIR, or PostgreSQL)
-is also the game queue. The modules:
-    config         the arena folder and its settings file
-    settings       Django's settings, read from the arena folder
-    models         entries (teams and house opponents), versions, games, challenges,
-                   tournaments, worker tokens, the audit log
-    uploads        an uploaded agent checked and unpacked
-    house          the house opponents, and a game's seats as the runner's players
-    queue          games queued, claimed, leased, finished, played again after a stop
-    matchmaking    which pair plays next
-    standings      ratings and the seeds' statistics
-    tournament     a final tournament: versions frozen, its round robin, its standings
-    playing        one game played by the runner (no Django: workers elsewhere use it)
-    live           a game followed as it is played (the runner's -live lines)
-    worker         serve's threads that play the queued games and analyse lost ones
-    worker_tokens  the tokens of workers on other machines
-    worker_api     the API those workers use: claims, leases, results
-    remote         `worker URL`: a worker on another machine (no Django)
-    audit          the administrator's actions, logged
-    api, pages     the HTTP API and the pages
-    server         `serve`: the pages, the API and the workers until Ctrl-C
-    production     `serve --production`: the pages behind gunicorn
-    backup         a running arena copied into one file, and restored
-    cli, cli_*     the command line
+A Django project of parts (Debian's python3-django); the database (SQLite in DIR, or
+PostgreSQL) is also the game queue. Imports run one way, down this list:
+    cli/           the command line, a module a group of commands
+    project/       Django's settings, addresses and WSGI application; `serve` (the built-in
+                   server) and `serve --production` (gunicorn); the requests' limits
+    pages/         the pages (an app: views, templates, static files)
+    api/           the HTTP API: the teams' and the public's, the workers'
+    core/          the core app: models, migrations, admin, and the services (teams, the
+                   game queue and serve's workers, standings, tournaments, storage, worker
+                   tokens, failed logins, the audit log, backups)
+    play/          what plays games, no Django: house opponents, one game run by the
+                   runner, live games, record checks, matchmaking, the remote worker
+    agent_files/   an upload checked and unpacked, its Python compiled in a capped child
+    arena_folder   the arena folder and its settings file, arena.json
 """

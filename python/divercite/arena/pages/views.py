@@ -1,0 +1,212 @@
+"""The pages: standings, a team's page, a game's replay, the upload form, a challenge, the
+final tournaments' standings and games."""
+
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from ... import _core
+from ...records import GameRecord
+from ..api import team_views
+from ..play import house
+from ..core import standings, teams, tournament
+from ..core.models import Entry, Game, Tournament
+from ..agent_files.uploads import MAX_UPLOAD_BYTES, UploadError
+
+
+def own_team(request):
+    if not request.user.is_authenticated:
+        return None
+    return Entry.objects.filter(user=request.user).first()
+
+
+@require_GET
+def standings_page(request):
+    # The table and the lists of games are the same for everyone until stamp() changes: the
+    # templates keep them rendered under it ({% cache %}), and the querysets are then not run.
+    stamp = standings.stamp()
+    return render(request, "arena/standings.html", {
+        "lines": standings.table(stamp), "tc": settings.ARENA.tc, "house": house.HOUSE,
+        "recent": team_views.games_shown()[:20], "tournaments": Tournament.objects.all(),
+        "stamp": stamp})
+
+
+def games_listed(request, team_name=None):
+    """A page of games (team_views.GamesPage, read only if its cached list is not); Http404 for a
+    `before` that is not a game's id."""
+    try:
+        return team_views.GamesPage(request, team_name)
+    except ValueError as bad:
+        raise Http404(str(bad)) from None
+
+
+@require_GET
+def games_page(request):
+    # Its list is rendered once a page and stamp ({% cache %}): the query runs then only.
+    page = games_listed(request)
+    return render(request, "arena/games.html", {"page": page, "stamp": standings.stamp(),
+                                                "page_size": team_views.GAMES_A_PAGE})
+
+
+@require_GET
+def team_page(request, name):
+    entry = get_object_or_404(Entry, name=name, kind__in=(Entry.TEAM, Entry.HOUSE))
+    viewer = own_team(request)
+    own = viewer is not None and viewer.pk == entry.pk
+    stamp = standings.stamp()
+    line = next((line for line in standings.table(stamp) if line.team == entry.name), None)
+    return render(request, "arena/team.html", {
+        "entry": entry, "line": line, "own": own, "stamp": stamp,
+        "show_reasons": own or request.user.is_staff,
+        "versions": entry.versions.all(), "page": games_listed(request, entry.name),
+        "house": house.HOUSE.get(entry.name),
+        "can_challenge": viewer is not None and not own and entry.current_version() is not None,
+        "quota": viewer.challenge_quota if viewer else 0})
+
+
+def replay_of(game: Game) -> dict:
+    """What the replay script needs: each ply's position string, move, clocks and score."""
+    record = GameRecord.from_json(game.record)
+    positions = record.positions()
+    tc = [settings.ARENA.tc * 1000] * 2
+    for side, text in enumerate(record.tc or []):
+        try:
+            tc[side] = float(text.split("=", 1)[1].split("+")[0]) * 1000  # "tc=900+0"
+        except (IndexError, ValueError):
+            pass
+    opening = record.opening_moves()
+    used = [0, 0]
+    plies = [{"fen": positions[0].fen(), "move": None, "clocks": list(tc),
+              "scores": list(positions[0].scores)}]
+    for index, move in enumerate(opening + [m.move for m in record.moves or []]):
+        side = index % 2
+        if index >= len(opening):
+            used[side] += record.moves[index - len(opening)].ms or 0
+        plies.append({"fen": positions[index + 1].fen(), "move": move,
+                      "clocks": [tc[0] - used[0], tc[1] - used[1]],
+                      "scores": list(positions[index + 1].scores)})
+    return {"plies": plies, "p1": record.p1, "p2": record.p2, "result": record.result,
+            "final": record.final}
+
+
+def analysis_of(game: Game):
+    """The loser's side of divercite-analyze's JSON: the moves that gave the result away and
+    its largest mistakes; None when there is none."""
+    if game.analysis != "done":
+        return None
+    try:
+        analysed = json.loads(game.analysis_json)
+    except ValueError:
+        return None
+    loser = "p1" if game.result == "0-1" else "p2"
+    summary = (analysed.get("summary") or {}).get(loser) or {}
+    return {"side": loser, "name": summary.get("name"),
+            "result_changing": summary.get("result_changing") or [],
+            "mistakes": summary.get("mistakes") or [],
+            "loss": summary.get("loss"), "proven_ply": analysed["summary"].get("proven_ply")}
+
+
+@require_GET
+def game_page(request, pk):
+    game = get_object_or_404(Game.objects.select_related("p1__entry", "p2__entry"), pk=pk)
+    context = {"game": game, "replay": None, "analysis": analysis_of(game),
+               "reason": team_views.shown_reason(game.reason, team_views.involved(request, game))
+               if game.status == Game.DONE else
+               # A failure's reason is the runner's last lines: the game's teams' alone.
+               (game.reason if team_views.involved(request, game) else "")}
+    if game.status == Game.DONE:
+        context["replay"] = replay_of(game)
+        context["skeleton"] = _core.board_skeleton_svg()
+    elif game.status == Game.PLAYING:
+        # Drawn at once from this, then followed: the page's script polls team_views.game_live.
+        context["live"] = team_views.live_json(game, team_views.involved(request, game))
+        context["skeleton"] = _core.board_skeleton_svg()
+    return render(request, "arena/game.html", context)
+
+
+@require_GET
+def analysis_page(request, pk):
+    game = get_object_or_404(Game, pk=pk, analysis="done")
+    page = settings.ARENA.analyses / f"game-{game.pk}.html"
+    if not page.is_file():
+        raise Http404("no review page for this game")
+    return FileResponse(open(page, "rb"), content_type="text/html; charset=utf-8")
+
+
+@login_required
+def upload_page(request):
+    team = own_team(request)
+    if team is None:
+        messages.error(request, "Only a team uploads agents: log in with your team's name "
+                                "and token.")
+        return redirect("arena:standings")
+    if request.method == "POST":
+        sent = request.FILES.get("file")
+        if sent is None:
+            messages.error(request, "Choose a file: my_player.py or a .zip of your agent's "
+                                    "folder.")
+        else:
+            try:
+                version = teams.upload(team, sent.name, sent,
+                                       per_hour=settings.ARENA.upload_limit_per_hour)
+            except UploadError as refused:
+                messages.error(request, f"Refused: {refused}")
+            else:
+                messages.success(request, f"Version {version.number} received: it plays a "
+                                          "game against the course's random player first.")
+                return redirect("arena:team", name=team.name)
+    return render(request, "arena/upload.html", {
+        "team": team, "limit_mb": MAX_UPLOAD_BYTES >> 20,
+        "per_hour": settings.ARENA.upload_limit_per_hour})
+
+
+@login_required
+@require_POST
+def challenge_page(request):
+    team = own_team(request)
+    if team is None:
+        raise Http404("only a team challenges")
+    opponent = request.POST.get("opponent", "")
+    try:
+        games = int(request.POST.get("games", "2"))
+        teams.challenge(team, opponent, games)
+    except ValueError as refused:  # teams.RequestRefused, or a number that is not one
+        messages.error(request, f"Challenge refused: {refused}")
+    else:
+        messages.success(request, f"{games} games against {opponent} queued, ahead of the "
+                                  "games matchmaking makes.")
+    listed = Entry.objects.filter(name=opponent, kind__in=(Entry.TEAM, Entry.HOUSE)).exists()
+    return redirect("arena:team", name=opponent if listed else team.name)
+
+
+@require_GET
+def tournaments_page(request):
+    made = Tournament.objects.all()
+    return render(request, "arena/tournaments.html", {
+        "tournaments": made,
+        "listed": [(one, tournament.progress(one), one.entries.count()) for one in made]})
+
+
+@require_GET
+def tournament_page(request, pk):
+    made = get_object_or_404(Tournament, pk=pk)
+    return render(request, "arena/tournament.html", {
+        "tournament": made, "lines": tournament.table(made),
+        "progress": tournament.progress(made), "tournaments": Tournament.objects.all()})
+
+
+@require_GET
+def tournament_games_page(request, pk):
+    made = get_object_or_404(Tournament, pk=pk)
+    games = made.games.select_related("p1__entry", "p2__entry").order_by("-id")
+    return render(request, "arena/tournament_games.html", {
+        "tournament": made, "games": games.filter(status__in=(Game.PLAYING, Game.DONE)),
+        "failed": games.filter(status=Game.FAILED), "progress": tournament.progress(made),
+        "tournaments": Tournament.objects.all()})
