@@ -5,9 +5,15 @@ rather than played: the queue's and the standings' tests need records, not a run
 from __future__ import annotations
 
 import json
+import os
+import tempfile
+import threading
+from typing import Callable, List, Optional
 
 from arena_support import REFERENCE
+from django.db import connections
 
+from divercite import match
 from divercite.arena.core import game_queue
 from divercite.arena.core.models import Game, Version
 from divercite.records import GameRecord, MoveRecord
@@ -57,3 +63,41 @@ def play(p1, p2, index: int, purpose: str = Game.MATCHMADE, **ending) -> Game:
     assert claimed.pk == game.pk, "another game was queued first"
     assert game_queue.finish(claimed, record_of(claimed, index, **ending))
     return Game.objects.get(pk=game.pk)
+
+
+def runner_ratings(games) -> dict:
+    """{name: standing} as `divercite-match -ratings` fits the records of `games` (the
+    reference the arena's Elo is checked against)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "records.jsonl")
+        with open(path, "w") as file:
+            file.writelines(game.record + "\n" for game in games)
+        return {standing.name: standing for standing in match.ratings(path)}
+
+
+def race(threads: int, take: Callable[[int], Optional[Game]]) -> List[List[int]]:
+    """The games' ids each of `threads` threads took, each calling `take(its number)` with a
+    database connection of its own until it returns None, all started at once; an exception
+    in a thread is raised here."""
+    start = threading.Barrier(threads)
+    taken: List[List[int]] = [[] for _ in range(threads)]
+    failures: List[BaseException] = []
+
+    def work(k: int):
+        try:
+            start.wait()
+            while (game := take(k)) is not None:
+                taken[k].append(game.pk)
+        except BaseException as error:  # raised in the test's thread
+            failures.append(error)
+        finally:
+            connections.close_all()
+
+    running = [threading.Thread(target=work, args=(k,)) for k in range(threads)]
+    for thread in running:
+        thread.start()
+    for thread in running:
+        thread.join(120)
+    if failures:
+        raise failures[0]
+    return taken

@@ -94,15 +94,22 @@ class Server:
     """`divercite-arena serve DIR --port 0`: started, its address read from what it prints;
     its output kept (the last lines, for a failure's message)."""
 
-    def __init__(self, folder: Path, workers: int = 1, port: int = 0, extra=()):
+    START_SECONDS = 120
+    # How long a stop waits for the end of the output (under --production, gunicorn's too,
+    # which holds the pipe).
+    OUTPUT_SECONDS = 10
+
+    def __init__(self, folder: Path, workers: int = 1, port: int = 0, extra=(), prefix=()):
+        """`extra`: more of serve's flags; `prefix`: a command that runs serve (prlimit)."""
         self.process = subprocess.Popen(
-            arena_command("serve", folder, "--port", port, "--workers", workers, *extra),
+            [*prefix, *arena_command("serve", folder, "--port", port, "--workers", workers,
+                                     *extra)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
             env=environment())
         self.lines = OutputLines(self.process, "the arena",
                                  re.compile(r"The arena is at (http://\S+/)"))
         self.reader = self.lines.reader
-        self.address = self.lines.wait_for_start(120, self.kill)
+        self.address = self.lines.wait_for_start(self.START_SECONDS, self.kill)
 
     def output(self) -> str:
         return self.lines.tail()
@@ -113,7 +120,7 @@ class Server:
             code = self.process.wait(timeout)
         except subprocess.TimeoutExpired:
             self.kill()
-            raise RuntimeError("the arena did not stop within 30 s of SIGTERM: " +
+            raise RuntimeError(f"the arena did not stop within {timeout:g} s of SIGTERM: " +
                                self.output()) from None
         self._close()
         return code
@@ -124,7 +131,7 @@ class Server:
         self._close()
 
     def _close(self) -> None:
-        self.reader.join(10)  # its output read to the end, then the pipe closed
+        self.reader.join(self.OUTPUT_SECONDS)  # its output read to the end, then the pipe closed
         if not self.reader.is_alive():
             self.process.stdout.close()
 

@@ -5,12 +5,10 @@ workers racing for it)."""
 
 import io
 import json
-import threading
 import zipfile
 
-from arena_games import play, ready, record_of
+from arena_games import play, race, ready, record_of
 from django.contrib.auth.models import User
-from django.db import connections
 from django.test import Client, TestCase, TransactionTestCase
 
 from divercite.arena.core import game_queue, teams
@@ -455,26 +453,7 @@ class ClaimRaceTest(TransactionTestCase):
         Game.objects.all().delete()
         games = {Game.objects.create(p1=house[k % 2], p2=house[1 - k % 2],
                                      purpose=Game.MATCHMADE).pk for k in range(self.GAMES)}
-        start = threading.Barrier(self.WORKERS)
-        taken: list[list[int]] = [[] for _ in range(self.WORKERS)]
-        failures: list[BaseException] = []
-
-        def work(k: int):
-            try:
-                start.wait()
-                while (game := game_queue.claim(f"racer-{k}")) is not None:
-                    taken[k].append(game.pk)
-            except BaseException as error:  # reported by the test's thread
-                failures.append(error)
-            finally:
-                connections.close_all()
-
-        threads = [threading.Thread(target=work, args=(k,)) for k in range(self.WORKERS)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(120)
-        self.assertEqual(failures, [])
+        taken = race(self.WORKERS, lambda k: game_queue.claim(f"racer-{k}"))
         claimed = [pk for mine in taken for pk in mine]
         self.assertEqual(len(claimed), len(set(claimed)), "a game claimed twice")
         self.assertEqual(set(claimed), games)
@@ -499,26 +478,7 @@ class AnalystsRaceTest(TransactionTestCase):
         games = {Game.objects.create(p1=house[0], p2=house[1], purpose=Game.MATCHMADE,
                                      status=Game.DONE, analysis="pending").pk
                  for _ in range(self.GAMES)}
-        start = threading.Barrier(self.ANALYSTS)
-        taken: list[list[int]] = [[] for _ in range(self.ANALYSTS)]
-        failures: list[BaseException] = []
-
-        def analyst(k: int):
-            try:
-                start.wait()
-                while (game := serve_workers.claim_analysis()) is not None:
-                    taken[k].append(game.pk)
-            except BaseException as error:  # reported by the test's thread
-                failures.append(error)
-            finally:
-                connections.close_all()
-
-        threads = [threading.Thread(target=analyst, args=(k,)) for k in range(self.ANALYSTS)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(120)
-        self.assertEqual(failures, [])
+        taken = race(self.ANALYSTS, lambda k: serve_workers.claim_analysis())
         claimed = [pk for mine in taken for pk in mine]
         self.assertEqual(len(claimed), len(set(claimed)), "a game analysed twice")
         self.assertEqual(set(claimed), games)

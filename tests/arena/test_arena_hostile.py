@@ -21,19 +21,19 @@ import http.client
 import io
 import json
 import os
-import re
 import shutil
 import subprocess
 import tempfile
 import time
 import unittest
+import urllib.parse
 import uuid
 import zipfile
 from pathlib import Path
 from typing import Optional
 
-from arena_process import (OutputLines, add_teams, add_worker_token, arena_command,
-                           arena_peak_mb, environment, init, poll)
+from arena_process import (Server, add_teams, add_worker_token, arena_command, arena_peak_mb,
+                           environment, init, poll)
 from arena_support import AGENTS
 
 HOST = "arena.test"
@@ -78,21 +78,19 @@ def agent_zip(player: bytes) -> bytes:
     return zipped([("my_player.py", player), ("simple_moves.py", SIMPLE_MOVES)])
 
 
-class HostileServer:
+class HostileServer(Server):
     """`divercite-arena serve` (with `--production` if asked) under the address-space cap,
     reached as its HTTPS proxy would reach it."""
+
+    START_SECONDS = 180
+    OUTPUT_SECONDS = 30
 
     def __init__(self, folder: Path, production: bool, workers: int = 1):
         words = ["--production", "--allowed-host", HOST, "--http-workers", 2] \
             if production else []
         cap = ["prlimit", f"--as={ADDRESS_SPACE}", "--"] if shutil.which("prlimit") else []
-        self.process = subprocess.Popen(
-            cap + arena_command("serve", folder, "--port", 0, "--workers", workers, *words),
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
-            env=environment())
-        self.lines = OutputLines(self.process, "the arena",
-                                 re.compile(r"The arena is at http://127\.0\.0\.1:(\d+)/"))
-        self.port = int(self.lines.wait_for_start(180, self.kill))
+        super().__init__(folder, workers, extra=words, prefix=cap)
+        self.port = urllib.parse.urlsplit(self.address).port
 
     def request(self, method: str, path: str, body: Optional[bytes] = None,
                 headers: Optional[dict] = None):
@@ -134,28 +132,17 @@ class HostileServer:
     def arena_peak_mb(self) -> int:
         return arena_peak_mb(self.process.pid)
 
-    def output(self) -> str:
-        return self.lines.tail()
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(60)
-        except subprocess.TimeoutExpired:
-            self.kill()
-        self.lines.reader.join(30)
-
-    def kill(self) -> None:
-        self.process.kill()
-        self.process.wait()
+    def stop(self, timeout: float = 60) -> int:
+        return super().stop(timeout)
 
 
 def version_of(server: HostileServer, token: str, version: int) -> dict:
     return server.json(f"/api/agents/{version}", token)
 
 
-class HostileUploads:
-    """The attacks, against the server the subclass starts."""
+class HostileArena:
+    """A new arena in a folder of its own, and its server (the subclass's), stopped and the
+    folder removed at the end."""
 
     production = False
 
@@ -164,17 +151,25 @@ class HostileUploads:
         cls.root = Path(tempfile.mkdtemp(prefix="divercite_arena_hostile_"))
         cls.folder = cls.root / "arena"
         init(cls.folder, tc=TC)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        shutil.rmtree(cls.root, ignore_errors=True)
+
+
+class HostileUploads(HostileArena):
+    """The attacks, against the server the subclass starts."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
         settings_path = cls.folder / "arena.json"
         arena_json = json.loads(settings_path.read_text())
         arena_json["upload_limit_per_hour"] = 1000  # every attack from one team
         settings_path.write_text(json.dumps(arena_json))
         cls.tokens = add_teams(cls.folder, "mallory", "sleeper", "bystander", "honest")
         cls.server = HostileServer(cls.folder, cls.production)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
-        shutil.rmtree(cls.root, ignore_errors=True)
 
     def assert_still_serving(self):
         for path in ("/", "/games/", "/api/standings", "/teams/honest/"):
@@ -258,25 +253,16 @@ def forged(record: dict, **changes) -> dict:
     return dict(record, **changes)
 
 
-class HostileWorkerToken:
+class HostileWorkerToken(HostileArena):
     """A leaked worker token: it claims a team's check game (serve plays none itself here),
     then tries to read other teams' code and to post results the game did not have."""
 
-    production = False
-
     @classmethod
     def setUpClass(cls):
-        cls.root = Path(tempfile.mkdtemp(prefix="divercite_arena_token_"))
-        cls.folder = cls.root / "arena"
-        init(cls.folder, tc=TC)
+        super().setUpClass()
         cls.tokens = add_teams(cls.folder, "victim", "other")
         cls.worker = add_worker_token(cls.folder, "leaked")
         cls.server = HostileServer(cls.folder, cls.production, workers=0)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
-        shutil.rmtree(cls.root, ignore_errors=True)
 
     def test_a_leaked_token_holds_only_its_claim(self):
         server = self.server

@@ -21,17 +21,15 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import tempfile
-import threading
 import unittest
 import urllib.parse
 import uuid
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from arena_process import add_teams, arena_command, command_line, environment, init, poll
+from arena_process import Server, add_teams, arena_command, command_line, environment, init, poll
 from arena_support import COURSE
 
 HOST = "arena.test"
@@ -65,37 +63,18 @@ def alive(pid: int) -> bool:
     return state is not None and state[0] != "Z"
 
 
-class ProductionServer:
+class ProductionServer(Server):
     """`divercite-arena serve DIR --production --port 0`, its address read from what it
     prints; its output kept for a failure's message."""
 
+    START_SECONDS = 180
+    OUTPUT_SECONDS = 30
+
     def __init__(self, folder: Path, workers: int = 0, http_workers: int = 2):
-        self.process = subprocess.Popen(
-            arena_command("serve", folder, "--production", "--allowed-host", HOST,
-                          "--port", 0, "--workers", workers, "--http-workers", http_workers),
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
-            env=environment())
-        self.lines: List[str] = []
-        self.port: Optional[int] = None
-        started = threading.Event()
-
-        def read():
-            for line in self.process.stdout:
-                self.lines = self.lines[-400:] + [line.rstrip("\n")]
-                found = re.search(r"The arena is at http://127\.0\.0\.1:(\d+)/", line)
-                if found:
-                    self.port = int(found.group(1))
-                    started.set()
-            started.set()
-        self.reader = threading.Thread(target=read, daemon=True)
-        self.reader.start()
-        if not started.wait(180) or self.port is None:
-            self.kill()
-            raise RuntimeError("the arena did not start: " + self.output())
         self.http_workers = http_workers
-
-    def output(self) -> str:
-        return "\n".join(self.lines[-40:])
+        super().__init__(folder, workers, extra=("--production", "--allowed-host", HOST,
+                                                 "--http-workers", http_workers))
+        self.port = urllib.parse.urlsplit(self.address).port
 
     def gunicorn(self) -> Dict[str, object]:
         """{"master": pid, "workers": [pids]} of serve's gunicorn, once all its workers run."""
@@ -122,20 +101,7 @@ class ProductionServer:
             connection.close()
 
     def stop(self, timeout: float = 60) -> int:
-        self.process.send_signal(signal.SIGTERM)
-        code = self.process.wait(timeout)
-        self._close()
-        return code
-
-    def kill(self) -> None:
-        self.process.kill()
-        self.process.wait()
-        self._close()
-
-    def _close(self) -> None:
-        self.reader.join(30)  # to the end of the output: gunicorn's too, which holds the pipe
-        if not self.reader.is_alive():
-            self.process.stdout.close()
+        return super().stop(timeout)
 
 
 def header(headers, name: str) -> List[str]:

@@ -3,11 +3,9 @@ records, and the seeds' statistics counted from the games, for the current versi
 game whose record does not validate set aside, never the standings' end."""
 
 import json
-import os
-import tempfile
 from unittest import mock
 
-from arena_games import AGENT, DRAWN, play, ready, record_of
+from arena_games import AGENT, DRAWN, play, ready, record_of, runner_ratings
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test import TestCase
@@ -52,11 +50,7 @@ class StandingsTest(TestCase):
         self.games.append(play(self.versions["greedy"], self.versions["alpha"], DRAWN))
 
     def test_elo_as_the_runner_fits_the_same_records(self):
-        with tempfile.TemporaryDirectory() as folder:
-            path = os.path.join(folder, "records.jsonl")
-            with open(path, "w") as file:
-                file.writelines(game.record + "\n" for game in self.games)
-            expected = {s.name: s for s in match.ratings(path)}
+        expected = runner_ratings(self.games)
         lines = {line.team: line for line in standings.table()}
         for name in self.versions:
             self.assertAlmostEqual(lines[name].elo, expected[name].elo, delta=0.05)

@@ -16,13 +16,12 @@ from datetime import timezone as utc_zone
 from itertools import combinations
 from unittest import mock
 
-from arena_games import AGENT, DRAWN, REFERENCE_GAMES, ready, record_of
+from arena_games import AGENT, DRAWN, REFERENCE_GAMES, ready, record_of, runner_ratings
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client, TestCase
 from django.utils import timezone
 
-from divercite import match
 from divercite.arena.cli import main as cli
 from divercite.arena.core import game_queue, standings, teams, tournament, serve_workers
 from divercite.arena.core.models import AuditEntry, Game, Tournament, Version
@@ -323,11 +322,7 @@ class StandingsTest(TournamentTestCase):
                              sum((g.divercites1, g.divercites2)[side] for g, side in mine))
 
     def test_elo_as_the_runner_fits_the_tournament_s_records(self):
-        with tempfile.TemporaryDirectory() as folder:
-            path = os.path.join(folder, "records.jsonl")
-            with open(path, "w") as file:
-                file.writelines(game.record + "\n" for game in self.played)
-            expected = {s.name: s for s in match.ratings(path)}
+        expected = runner_ratings(self.played)
         for line in tournament.table(self.made):
             self.assertAlmostEqual(line.elo, expected[line.team].elo, delta=0.05)
             if expected[line.team].elo_interval is not None:

@@ -349,6 +349,21 @@ class LeaseTest(WorkerApiCase):
         self.assertEqual(Game.objects.get(pk=self.game.pk).status, Game.PLAYING)
 
 
+def fault(termination: str, reason: str):
+    """The record (made for a game) of a loss of the checked version by a fault before its
+    first move."""
+    def record(game):
+        made = record_of(game, 0)
+        made.moves, made.final = [], [0, 0]
+        made.result, made.termination, made.reason = "0-1", termination, reason
+        return made
+    return record
+
+
+# What a leaked token posts: a loss by an illegal move before any, any reason.
+FORGED = fault("illegal", "you cheated")
+
+
 class SecondOpinionTest(WorkerApiCase):
     """A remote worker's fault verdict on a check game (issue 55: a leaked token posting
     `0-1 illegal` with no move and any reason) is played again by another worker, whose
@@ -366,19 +381,11 @@ class SecondOpinionTest(WorkerApiCase):
         return self.post(f"/api/worker/games/{game.pk}/result",
                          {"claim": claimed["claim"], "record": record(game).to_json()}, token)
 
-    @staticmethod
-    def forged(game):
-        """What a leaked token posts: a loss by an illegal move before any, any reason."""
-        record = record_of(game, 0)
-        record.moves, record.final = [], [0, 0]
-        record.result, record.termination, record.reason = "0-1", "illegal", "you cheated"
-        return record
-
     def seen(self, machine):
         WorkerToken.objects.filter(pk=machine.pk).update(last_seen=timezone.now())
 
     def test_another_token_s_verdict_settles_the_check(self):
-        self.assertEqual(self.report(self.first, self.forged).json(), {"kept": True})
+        self.assertEqual(self.report(self.first, FORGED).json(), {"kept": True})
         self.version.refresh_from_db()
         self.assertEqual((self.version.status, self.version.reason), (Version.CHECKING, ""))
         second = Game.objects.get(second_opinion_of_id=self.first["game"])
@@ -387,22 +394,15 @@ class SecondOpinionTest(WorkerApiCase):
         claimed = self.claim("b/0", token=self.other_token).json()
         self.assertEqual(claimed["game"], second.pk)
         # lab-2's fault verdict is final: two tokens' words, no third opinion.
-        self.assertEqual(self.report(claimed, lambda game: self.cut_to_fault(game),
+        self.assertEqual(self.report(claimed, fault("crash", "alpha: Traceback ..."),
                                      self.other_token).json(), {"kept": True})
         self.version.refresh_from_db()
         self.assertEqual((self.version.status, self.version.reason),
                          (Version.REJECTED, "crash: alpha: Traceback ..."))
         self.assertFalse(Game.objects.filter(second_opinion_of_id=second.pk).exists())
 
-    @staticmethod
-    def cut_to_fault(game):
-        record = record_of(game, 0)
-        record.moves, record.final = [], [0, 0]
-        record.result, record.termination, record.reason = "0-1", "crash", "alpha: Traceback ..."
-        return record
-
     def test_serve_s_own_worker_plays_it_at_once(self):
-        self.report(self.first, self.forged)
+        self.report(self.first, FORGED)
         game = game_queue.claim("serve-1/0")
         self.assertEqual(game.second_opinion_of_id, self.first["game"])
         self.assertTrue(game_queue.finish(game, record_of(game, 0)))
@@ -415,7 +415,7 @@ class SecondOpinionTest(WorkerApiCase):
         self.assertIn(f'href="/games/{game.pk}/"', first_page)
 
     def test_a_lone_token_plays_it_again_after_a_lease(self):
-        self.report(self.first, self.forged)
+        self.report(self.first, FORGED)
         second = Game.objects.get(second_opinion_of_id=self.first["game"])
         self.assertEqual(self.claim("host/1").status_code, 204)  # lab-2 is silent: wait
         # A lease later, with no other worker at work, the arena's only worker plays it.
@@ -426,7 +426,7 @@ class SecondOpinionTest(WorkerApiCase):
         WorkerToken.objects.filter(pk=self.other.pk).update(revoked=timezone.now())
         claimed = self.claim("host/1").json()
         self.assertEqual(claimed["game"], second.pk)
-        self.assertEqual(self.report(claimed, self.forged).json(), {"kept": True})
+        self.assertEqual(self.report(claimed, FORGED).json(), {"kept": True})
         self.version.refresh_from_db()
         self.assertEqual((self.version.status, self.version.reason),
                          (Version.REJECTED, "illegal: you cheated"))
