@@ -19,10 +19,11 @@ LIBRARY = {
 }
 # The applications: what runs matches, agents and competitions (and the export's former
 # name, a command users may still type).
-APPLICATION_PACKAGES = ("divercite.arena", "divercite.sandbox", "divercite.course.bridge")
+APPLICATION_PACKAGES = ("divercite.arena", "divercite.ladder", "divercite.slurm",
+                        "divercite.sandbox", "divercite.course.bridge")
 APPLICATIONS = {
-    "divercite.match", "divercite.ladder", "divercite.slurm", "divercite.course_export",
-    "divercite.course.engine", "divercite.course.player",
+    "divercite.match", "divercite.course_export", "divercite.course.engine",
+    "divercite.course.player", "divercite.course.bridged",
 }
 
 

@@ -31,7 +31,7 @@ from bridge_support import AGENTS, COURSE, GREEDY, RANDOM, CourseEngineTestCase,
 from test_sandbox import HOSTILE, PACKAGE, SIMPLE_MOVES, leftovers
 
 sys.path.insert(0, PACKAGE)
-from divercite import ladder  # noqa: E402
+from divercite import ladder, match  # noqa: E402
 COURSE_PLAYERS = {"random": "random_player_divercite.py", "greedy": "greedy_player_divercite.py",
                   "example": "my_player.py"}
 HABITS = ("class_state", "globals", "whoami", "clock_planner", "noisy", "unseeded",
@@ -264,7 +264,7 @@ class PlayPairTest(unittest.TestCase):
 
     def test_an_exception_is_a_recorded_failure(self):
         odd = b"\xff\xfe not utf-8".decode("utf-8", "surrogateescape")
-        with mock.patch.object(ladder.match, "run", side_effect=KeyError(odd)):
+        with mock.patch.object(match, "run", side_effect=KeyError(odd)):
             why = ladder.play_pair(self.settings, self.a, self.b)
         self.assertRegex(why, r"^a against b: KeyError: .*not utf-8")
         failed = self.settings.pair_path("a", "b", ".failed")
@@ -272,7 +272,7 @@ class PlayPairTest(unittest.TestCase):
         why.encode("utf-8")  # printable: no surrogates
 
         # The standings say it, with no game played: printed, in standings.json and the page.
-        with mock.patch.object(ladder.match, "run", side_effect=OSError("disk full")):
+        with mock.patch.object(match, "run", side_effect=OSError("disk full")):
             failures = ladder.play(self.settings, [self.a, self.b], progress=lambda line: None)
         self.assertEqual(failures, ["a against b: OSError: disk full"])
         result = ladder.report(self.settings, [self.a, self.b])
@@ -286,7 +286,7 @@ class PlayPairTest(unittest.TestCase):
         self.assertIn("OSError: disk full", (self.settings.out / "index.html").read_text())
 
         # Once the pair has its games, the failure is gone.
-        with mock.patch.object(ladder, "finished_games", return_value=self.settings.games):
+        with mock.patch.object(ladder.pairs, "finished_games", return_value=self.settings.games):
             self.assertIsNone(ladder.play_pair(self.settings, self.a, self.b))
         self.assertFalse(failed.exists())
 
@@ -298,9 +298,9 @@ class PlayPairTest(unittest.TestCase):
                  "    os.write(2, b'\\xff\\xfe\\x80 not utf-8\\n' * 65536)\n"
                  "os.write(1, b'\\xff out\\n')\n"
                  "raise SystemExit(3)\n")
-        with self.assertRaises(ladder.match.MatchError) as caught:
-            ladder.match._run([sys.executable, "-c", flood], timeout=60)
+        with self.assertRaises(match.MatchError) as caught:
+            match._run([sys.executable, "-c", flood], timeout=60)
         said = str(caught.exception)
         self.assertRegex(said, r"^divercite-match exited with status 3: \.\.\. \(6553592 more "
                                r"lines\)\n\ufffd\ufffd\ufffd not utf-8\n")
-        self.assertEqual(said.count("not utf-8"), ladder.match.SAID_LINES)
+        self.assertEqual(said.count("not utf-8"), match.SAID_LINES)

@@ -22,13 +22,16 @@ Modules:
                 GUI: `python3 -m divercite.course.export records.jsonl -d replays/`
     engine      a course agent as an engine of our protocol, for divercite-match:
                 `python3 -m divercite.course.engine my_player.py`
+    bridged     that engine as a player of divercite.match (`agent_player`): how the ladder
+                and the arena seat a course agent
     bridge      the modules of that engine: the protocol loop, the agents' processes, the
                 course's own rules
     player      our engine as a course player (`MyPlayer`), which the course's master runs
                 through tools/seahorse/divercite_player.py
 
 The engine, the bridge and the player are pure Python, on any Python the course runs on:
-only `states`, `recordings` and `export` need the compiled rules.
+only `states`, `recordings`, `export` and `bridged` (through divercite.match) need the
+compiled rules.
 """
 
 import importlib

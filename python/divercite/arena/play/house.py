@@ -9,11 +9,11 @@ random player, through the bridge."""
 from __future__ import annotations
 
 import dataclasses
-import sys
 from pathlib import Path
 from typing import Dict, Optional
 
 from ... import match
+from ...course.bridged import agent_player
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,21 +72,15 @@ def seat(version, name: str, tc: float) -> Seat:
     return Seat(name=name, kind=kind, version=version.pk, tc=tc, house=version.house)
 
 
-def bridge(name: str, agent: Path, tc: float, course: str) -> match.Player:
-    return match.Player(cmd=sys.executable, name=name, tc=f"{tc:g}",
-                        args=["-m", "divercite.course.engine", "--sandbox",
-                              "--course", course, str(agent)])
-
-
 def runner_player(seat: Seat, course: str, agent: Optional[Path]) -> match.Player:
     """The match runner's player for `seat`: the checker and teams through the course bridge
     in the sandbox (a team's `agent`, its my_player.py), house opponents as our engine."""
     if seat.kind == "checker":
-        return bridge(seat.name, Path(course) / CHECKER_FILE, seat.tc, course)
+        return agent_player(seat.name, Path(course) / CHECKER_FILE, seat.tc, course=course)
     if seat.kind == "house":
         house = HOUSE[seat.house]
         options = {"Agent": house.agent} if house.agent else {}
         return match.Player(name=seat.name, options=options, tc=f"{seat.tc:g}")
     if agent is None:
         raise ValueError(f"{seat.name}: a team's seat needs its agent's file")
-    return bridge(seat.name, agent, seat.tc, course)
+    return agent_player(seat.name, agent, seat.tc, course=course)
