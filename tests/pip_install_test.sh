@@ -203,8 +203,8 @@ for python in "${pythons[@]}"; do
 
   log "divercite-arena: the arena's pages in the package, and its command"
   package=$("$venv/bin/python" -c 'import divercite, os; print(os.path.dirname(divercite.__file__))')
-  for page in static/arena/replay.js templates/arena/game.html \
-    migrations/0001_initial.py; do
+  for page in pages/static/arena/replay.js pages/templates/arena/game.html \
+    core/migrations/0004_second_opinion.py; do
     [ -f "$package/arena/$page" ] || fail "the installed package lacks arena/$page"
   done
   [ -x "$venv/bin/divercite-arena" ] || fail "$venv/bin/divercite-arena is not installed"
