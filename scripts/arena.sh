@@ -12,10 +12,12 @@
 # serves it. Run again, it serves the same arena: the games played are kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/cmake-options.sh
+source scripts/cmake-options.sh
 scripts/install-deps.sh arena
-# As scripts/main.sh: the Release tree without the tests (scripts/build.sh turns them on again).
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDIVERCITE_WERROR=OFF \
-  -DDIVERCITE_TESTS=OFF -DDIVERCITE_PYTHON_PACKAGE=ON >/dev/null
+# As scripts/main.sh: the Release tree without the tests (scripts/build.sh turns them on again),
+# with the Release build's options whatever the tree had.
+configure_release_tree -DDIVERCITE_TESTS=OFF
 cmake --build build --target divercite divercite-match divercite-analyze divercite_python_core
 
 dir="${1:-build/arena-demo}"

@@ -31,6 +31,10 @@
 #            Abseil for wasm); a `deb-src` line for the release's main archive is added when
 #            apt has none
 #   all      every tier
+#
+# apt and dpkg hold their locks while they run: when another holds one (another of the
+# project's commands installing, a user's unattended upgrades), each apt-get here waits for it,
+# saying whom it waits for, up to DIVERCITE_APT_LOCK_TIMEOUT seconds in all (30 minutes).
 set -euo pipefail
 
 engine=(cmake ninja-build g++ libabsl-dev libmimalloc-dev)
@@ -94,6 +98,68 @@ need_root() {
   fi
 }
 
+# The locks apt-get takes, where apt's configuration puts them: the package lists' (update),
+# dpkg's and the downloaded packages' (install).
+lock_deadline=$((SECONDS + ${DIVERCITE_APT_LOCK_TIMEOUT:-1800}))
+apt_locks() {
+  local lists status archives
+  eval "$(apt-config shell lists Dir::State::Lists/d status Dir::State::status/f \
+    archives Dir::Cache::Archives/d)"
+  if [ "$1" = update ]; then
+    echo "${lists%/}/lock"
+  else
+    printf '%s\n' "$(dirname "$status")/lock-frontend" "$(dirname "$status")/lock" \
+      "${archives%/}/lock"
+  fi
+}
+
+# lock_holder FILE...: "pid N: NAME holds FILE" for the first of the files a process holds a
+# lock on (/proc/locks), else nothing.
+lock_holder() {
+  local file id pid name
+  [ -r /proc/locks ] || return 0
+  for file in "$@"; do
+    [ -e "$file" ] || continue
+    # /proc/locks names a file MAJOR:MINOR:INODE, the device's numbers in hexadecimal.
+    id=$(stat -L -c '%Hd %Ld %i' "$file" | awk '{ printf "%02x:%02x:%s", $1, $2, $3 }')
+    # A held lock's line: "1: POSIX ADVISORY WRITE PID ID START END" (a waiter's has "->").
+    pid=$(awk -v id="$id" '$2 != "->" && $6 == id { print $5; exit }' /proc/locks)
+    [ -n "$pid" ] || continue
+    name=$(cat "/proc/$pid/comm" 2>/dev/null || echo "another process")
+    echo "pid $pid: $name holds $file"
+    return 0
+  done
+}
+
+# apt_get ARGUMENT...: apt-get once no other process holds the locks it takes, waiting for them
+# (a line when the holder changes), else exits 1 at the deadline. apt waits for dpkg's frontend
+# lock itself when another takes it first (DPkg::Lock::Timeout); not for the others (apt 2.6),
+# so apt-get is run again when it fails while another holds one.
+apt_get() {
+  local locks holder waiting="" status
+  mapfile -t locks < <(apt_locks "$1")
+  while true; do
+    while holder=$(lock_holder "${locks[@]}") && [ -n "$holder" ]; do
+      if [ "$SECONDS" -ge "$lock_deadline" ]; then
+        echo "install-deps.sh: another apt/dpkg still runs ($holder); run this again once it" \
+          "has finished (or wait longer: DIVERCITE_APT_LOCK_TIMEOUT, in seconds)" >&2
+        exit 1
+      fi
+      if [ "$holder" != "$waiting" ]; then
+        echo "Waiting for another apt/dpkg to finish ($holder) ..."
+        waiting=$holder
+      fi
+      sleep 1
+    done
+    status=0
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get \
+      -o DPkg::Lock::Timeout=$((lock_deadline > SECONDS ? lock_deadline - SECONDS : 1)) "$@" ||
+      status=$?
+    if [ "$status" -eq 0 ] || [ -z "$(lock_holder "${locks[@]}")" ]; then return "$status"; fi
+    waiting=""
+  done
+}
+
 missing=()
 for package in $(printf '%s\n' "${packages[@]}" | sort -u); do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
@@ -103,8 +169,8 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing missing packages: ${missing[*]}"
   need_root "install: ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  apt_get update -qq
+  apt_get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
 # The GUI page's socket.io client, the exact version its SRI hash names (package-lock.json).
@@ -116,10 +182,10 @@ fi
 
 # The JavaScript linter (ESLint and its recommended rules), the exact versions of
 # web/package-lock.json.
-web="$(dirname "$0")/../web"
-if $gui_page && [ ! -x "$web/node_modules/.bin/eslint" ]; then
+web_dir="$(dirname "$0")/../web"
+if $gui_page && [ ! -x "$web_dir/node_modules/.bin/eslint" ]; then
   echo "Installing the JavaScript linter's npm packages in web/"
-  npm ci --prefix "$web" --no-audit --no-fund --loglevel=error
+  npm ci --prefix "$web_dir" --no-audit --no-fund --loglevel=error
 fi
 
 # Abseil's source for the wasm build: Debian's own (the same version as libabsl-dev, with
@@ -128,14 +194,15 @@ fi
 abseil_dir="$(dirname "$0")/../build-web/abseil"
 if $abseil_source && ! compgen -G "$abseil_dir/abseil-*/CMakeLists.txt" >/dev/null; then
   if ! grep -rqsE '^(deb-src[[:space:]]|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    # shellcheck source=/dev/null
     codename="$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")"
     echo "Adding a deb-src line for Debian $codename's main archive (apt-get source abseil)"
     need_root "add /etc/apt/sources.list.d/divercite-deb-src.sources"
     printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s %s-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
       "$codename" "$codename" | $sudo tee /etc/apt/sources.list.d/divercite-deb-src.sources >/dev/null
-    $sudo apt-get update -qq
+    apt_get update -qq
   fi
-  if ! apt-cache showsrc abseil >/dev/null 2>&1; then $sudo apt-get update -qq; fi
+  if ! apt-cache showsrc abseil >/dev/null 2>&1; then apt_get update -qq; fi
   # The version of libabsl-dev when it is installed (the native build's), else apt's choice.
   version="$(dpkg-query -W -f='${Version}' libabsl-dev 2>/dev/null || true)"
   mkdir -p "$abseil_dir"

@@ -5,12 +5,14 @@
 # Installs only what the match needs (the tier "tools" of scripts/install-deps.sh: a compiler,
 # CMake, Ninja, Abseil, mimalloc, nlohmann-json, Eigen) and builds only what it runs: the
 # engine and the match runner, in the Release tree build/ (without the tests and the Python
-# package's compiled rules; scripts/build.sh turns them on again).
+# package's compiled rules; scripts/build.sh turns them on again), with the Release build's
+# options whatever the tree had (no assertions, even after scripts/test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/cmake-options.sh
+source scripts/cmake-options.sh
 scripts/install-deps.sh tools
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDIVERCITE_WERROR=OFF \
-  -DDIVERCITE_TESTS=OFF -DDIVERCITE_PYTHON_PACKAGE=OFF >/dev/null
+configure_release_tree -DDIVERCITE_TESTS=OFF -DDIVERCITE_PYTHON_PACKAGE=OFF
 cmake --build build --target divercite divercite-match
 
 records=build/main-match.jsonl

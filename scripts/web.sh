@@ -14,19 +14,23 @@
 # build-web/threaded and build-web/single (the single-threaded engine and the rules).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/cmake-options.sh
+source scripts/cmake-options.sh
 
 build() {
   scripts/install-deps.sh web
   # em++ runs its JavaScript tools with the node on PATH, which may not be Debian's: it
   # needs Debian's node modules (acorn).
   export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
-  local tree threads
+  # The Release build's kind, whatever the tree had, then the arguments (scripts/test.sh asks
+  # for warnings as errors).
+  local tree threads targets
   for tree in threaded single; do
-    threads=$([ "$tree" = threaded ] && echo ON || echo OFF)
-    emcmake cmake -S . -B "build-web/$tree" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    threads=ON targets=(divercite_web_engine)
+    if [ "$tree" = single ]; then threads=OFF targets+=(divercite_web_rules); fi
+    emcmake cmake -S . -B "build-web/$tree" -G Ninja "${build_kind[@]}" \
       -DDIVERCITE_WEB_THREADS="$threads" "$@" >/dev/null
-    cmake --build "build-web/$tree" -j "$(nproc)" --target divercite_web_engine \
-      $([ "$tree" = single ] && echo divercite_web_rules)
+    cmake --build "build-web/$tree" -j "$(nproc)" --target "${targets[@]}"
   done
   # Built beside, then swapped in: a server never sees half a site.
   rm -rf build-web/site.new

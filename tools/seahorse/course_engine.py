@@ -12,28 +12,31 @@ names (<tree>/share/divercite/seahorse/). This file copied alone, with neither, 
 from Python's path (a pip install, PYTHONPATH), or else says in one line what to do.
 """
 
-import importlib
-import importlib.util
-import os
+import importlib as _importlib
+import importlib.util as _importlib_util
+import os as _os
 import sys
 
 
-def import_package_module(name):
-    """The package's module `name`, by the finder (see the docstring) or from Python's path;
-    else SystemExit, one line saying what to do. divercite_player.py holds the same lines:
-    each launcher must work copied alone, so neither can take them from a file beside it."""
-    finder, launcher = "divercite_package.py", os.path.basename(__file__)
-    finders = [os.path.join(os.path.dirname(os.path.abspath(__file__)), finder)]
-    engine = os.environ.get("DIVERCITE_ENGINE")
+def _import_package_module(name):
+    """The package's module `name`, by the package's finder, divercite_package.py: beside this
+    launcher, else beside the engine DIVERCITE_ENGINE names (<tree>/share/divercite/seahorse/,
+    where the build and `cmake --install` put it); with neither, from Python's path; else
+    SystemExit, one line saying what to do. Here is only what a launcher needs before it has
+    the finder, and both launchers hold it word for word (tests/seahorse/test_launchers.py):
+    copied alone, as students copy player files, a launcher has nothing beside it to import."""
+    finder, launcher = "divercite_package.py", _os.path.basename(__file__)
+    finders = [_os.path.join(_os.path.dirname(_os.path.abspath(__file__)), finder)]
+    engine = _os.environ.get("DIVERCITE_ENGINE")
     if engine:
-        tree = os.path.dirname(os.path.dirname(os.path.realpath(engine)))
-        finders.append(os.path.join(tree, "share", "divercite", "seahorse", finder))
-    found = next((path for path in finders if os.path.isfile(path)), None)
+        tree = _os.path.dirname(_os.path.dirname(_os.path.realpath(engine)))
+        finders.append(_os.path.join(tree, "share", "divercite", "seahorse", finder))
+    found = next((path for path in finders if _os.path.isfile(path)), None)
     try:
         if not found:
-            return importlib.import_module(name)
-        spec = importlib.util.spec_from_file_location("_divercite_package", found)
-        module = importlib.util.module_from_spec(spec)
+            return _importlib.import_module(name)
+        spec = _importlib_util.spec_from_file_location("_divercite_package", found)
+        module = _importlib_util.module_from_spec(spec)
         spec.loader.exec_module(module)
         return module.import_module(name)
     except ImportError as error:
@@ -55,6 +58,6 @@ def import_package_module(name):
 if __name__ == "__main__":
     # This folder is first on sys.path, as a script's is: the finder is loaded by its path,
     # and the folder taken off sys.path before the bridge runs.
-    here = os.path.dirname(os.path.abspath(__file__))
-    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
-    import_package_module("divercite.course.engine").main(prog="course_engine.py")
+    here = _os.path.dirname(_os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if _os.path.abspath(p or ".") != here]
+    _import_package_module("divercite.course.engine").main(prog="course_engine.py")

@@ -22,9 +22,12 @@ import os as _os
 
 
 def _import_package_module(name):
-    """The package's module `name`, by the finder (see the docstring) or from Python's path;
-    else SystemExit, one line saying what to do. course_engine.py holds the same lines: each
-    launcher must work copied alone, so neither can take them from a file beside it."""
+    """The package's module `name`, by the package's finder, divercite_package.py: beside this
+    launcher, else beside the engine DIVERCITE_ENGINE names (<tree>/share/divercite/seahorse/,
+    where the build and `cmake --install` put it); with neither, from Python's path; else
+    SystemExit, one line saying what to do. Here is only what a launcher needs before it has
+    the finder, and both launchers hold it word for word (tests/seahorse/test_launchers.py):
+    copied alone, as students copy player files, a launcher has nothing beside it to import."""
     finder, launcher = "divercite_package.py", _os.path.basename(__file__)
     finders = [_os.path.join(_os.path.dirname(_os.path.abspath(__file__)), finder)]
     engine = _os.environ.get("DIVERCITE_ENGINE")
