@@ -23,29 +23,8 @@ inline int RandomIndex(AgentRng& rng, int size) {
   return std::uniform_int_distribution<int>(0, size - 1)(rng);
 }
 
-// The move GenerateMoves() would list at `index` (< CountLegalMoves()), found without listing
-// them: the playouts of the MCTS agents call this at every ply.
-inline Move NthLegalMove(const Position& position, int index) {
-  const Player player = position.SideToMove();
-  const Bitboard empty = position.Empty();
-  for (int c = 0; c < kNumColours; ++c) {
-    const Colour colour = static_cast<Colour>(c);
-    for (const Kind kind : {Kind::kCity, Kind::kResource}) {
-      if (position.PiecesLeft(player, kind, colour) == 0) continue;
-      Bitboard cells = empty & CellsOfKind(kind);
-      const int size = PopCount(cells);
-      if (index >= size) {
-        index -= size;
-        continue;
-      }
-      while (index-- > 0) cells &= cells - 1;
-      return Move(LowestCell(cells), colour);
-    }
-  }
-  return Move::None();
-}
-
-// A uniformly random legal move (the course agents' `random.choice` over the actions).
+// A uniformly random legal move (the course agents' `random.choice` over the actions), the
+// legal moves in the engine's order (NthLegalMove, engine/movegen.h).
 inline Move RandomLegalMove(const Position& position, AgentRng& rng) {
   return NthLegalMove(position, RandomIndex(rng, position.CountLegalMoves()));
 }

@@ -62,20 +62,6 @@ std::optional<Piece> Position::PieceAt(int cell) const {
   return Piece{ColourAt(cell), OwnerAt(cell)};
 }
 
-absl::string_view GameResultText(GameResult result) {
-  switch (result) {
-    case GameResult::kFirstWins:
-      return "1-0";
-    case GameResult::kSecondWins:
-      return "0-1";
-    case GameResult::kDraw:
-      return "1/2-1/2";
-    case GameResult::kOngoing:
-      break;
-  }
-  return "*";
-}
-
 GameResult Position::Result() const {
   if (!IsGameOver()) return GameResult::kOngoing;
   if (score_[0] > score_[1]) return GameResult::kFirstWins;

@@ -13,18 +13,13 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 #include "engine/board.h"
+#include "engine/game_result.h"
 #include "engine/move.h"
 #include "engine/types.h"
 #include "engine/zobrist.h"
 
 namespace divercite {
-
-enum class GameResult : std::uint8_t { kOngoing, kFirstWins, kSecondWins, kDraw };
-
-// A result as game records write it: "1-0", "0-1", "1/2-1/2", or "*" while the game goes on.
-absl::string_view GameResultText(GameResult result);
 
 // A placed piece; its kind follows from its cell.
 struct Piece {

@@ -11,26 +11,6 @@
 
 namespace divercite {
 
-RootLine BestLineOf(const SearchResult& result) {
-  return RootLine{.move = result.best_move,
-                  .score = result.score,
-                  .bound = result.bound,
-                  .exact = result.exact,
-                  .proven = result.proven,
-                  .depth = result.depth,
-                  .pv = result.pv};
-}
-
-void SetBestLine(SearchResult& result, const RootLine& line) {
-  result.best_move = line.move;
-  result.score = line.score;
-  result.bound = line.bound;
-  result.exact = line.exact;
-  result.proven = line.proven;
-  result.depth = line.depth;
-  result.pv = line.pv;
-}
-
 Worker::Worker(SharedSearch& shared, int index)
     : shared_(shared),
       index_(index),
@@ -44,7 +24,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
   const int plies_left = root.PliesLeft();
   const int max_depth =
       shared_.limits.depth > 0 ? std::min(shared_.limits.depth, plies_left) : plies_left;
-  result_.best_move = root_.first();
+  result_.best.move = root_.first();
   int previous_score = 0;
   int stable_iterations = 0;
   // Helpers start one ply deeper on odd indices, so threads spread over depths.
@@ -75,8 +55,8 @@ void Worker::Run(const SearchCallbacks* callbacks) {
     }
 
     // A finished iteration: its best line is the result so far.
-    stable_iterations = best->move == result_.best_move ? stable_iterations + 1 : 0;
-    SetBestLine(result_, *best);
+    stable_iterations = best->move == result_.best.move ? stable_iterations + 1 : 0;
+    result_.best = *best;
     // The other lines, each without the moves of those above it.
     if (root_.several_lines() && !SearchLaterLines(keys, depth, false)) break;
     if (index_ != 0) {
@@ -99,7 +79,7 @@ void Worker::Run(const SearchCallbacks* callbacks) {
     }
     // Time: stop when an exact result is in, or when the next iteration would likely run
     // past the budget, scaled by how settled the best move and the score are.
-    if (result_.exact) break;
+    if (result_.best.exact) break;
     // A fixed move time (soft == hard) is used in full; only a clock's budget flexes.
     const TimeBudget& budget = shared_.budget;
     if (budget.soft_ms > 0 && budget.soft_ms < budget.hard_ms) {
@@ -141,13 +121,11 @@ std::optional<RootLine> Worker::SearchLine(const SymmetricKeys& keys, int line, 
     // A long search tells what it knows so far: the bound the window failed on.
     if (index_ == 0 && callbacks_ && callbacks_->on_iteration &&
         shared_.Elapsed() > params::kReportBoundsAfterMs) {
-      const SearchResult so_far{.best_move = pv_[0][0],
-                                .score = score,
-                                .depth = depth,
-                                .nodes = NodesOfAll(),
-                                .time_ms = shared_.Elapsed(),
-                                .pv = {},
-                                .lines = {}};
+      const SearchResult so_far{
+          .best = {.move = pv_[0][0], .score = score, .depth = depth, .pv = {}},
+          .nodes = NodesOfAll(),
+          .time_ms = shared_.Elapsed(),
+          .lines = {}};
       IterationInfo info = IterationInfoOf(so_far, seldepth_, shared_.tt.HashFull(), bound);
       if (root_.several_lines()) info.multipv = line + 1;
       callbacks_->on_iteration(info);
@@ -156,7 +134,7 @@ std::optional<RootLine> Worker::SearchLine(const SymmetricKeys& keys, int line, 
 }
 
 bool Worker::SearchLaterLines(const SymmetricKeys& keys, int depth, bool proof_only) {
-  root_.SetLine(0, BestLineOf(result_));
+  root_.SetLine(0, result_.best);
   result_.lines = root_.LinesSoFar(1, result_.lines);
   const bool solving = depth == shared_.root.PliesLeft();
   for (int line = 1; line < root_.line_count(); ++line) {
@@ -173,9 +151,9 @@ bool Worker::SearchLaterLines(const SymmetricKeys& keys, int depth, bool proof_o
       // The lines so far are ranked by score, and the best is the result.
       root_.RankLines(line + 1);
       const RootLine& best = root_.line(0);
-      result_.best_move = best.move;
-      result_.score = best.score;
-      result_.pv = best.pv;
+      result_.best.move = best.move;
+      result_.best.score = best.score;
+      result_.best.pv = best.pv;
     }
     result_.lines = root_.LinesSoFar(line + 1, result_.lines);
   }
@@ -187,7 +165,7 @@ int Worker::PreviousScore(int line) const {
 }
 
 Move Worker::IterationsMove(int line) const {
-  if (line == 0) return result_.best_move;
+  if (line == 0) return result_.best.move;
   return std::ssize(result_.lines) > line ? result_.lines[line].move : root_.selected()[0];
 }
 

@@ -113,7 +113,7 @@ std::optional<Worker::SolvedLine> Worker::SolveLine(const SymmetricKeys& keys, i
     if (line == 0) {
       // The best line's proof is the result at once, and reported with one line (several
       // are reported together once all are proven): a proof may be all the time allows.
-      SetBestLine(result_, proven);
+      result_.best = proven;
       result_.nodes = NodesOfAll();
       result_.time_ms = shared_.Elapsed();
       if (!root_.several_lines()) ReportBestLine();

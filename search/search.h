@@ -39,34 +39,28 @@ struct IterationInfo {
   std::vector<Move> pv;
 };
 
-// One of the root's best lines when several are searched (MultiPV): a move and what the
-// search knows of its value, as SearchResult says it of the best one. Each line's score is
-// that of the best root move once the lines above it are left out, so it is its own move's
-// value (or a bound on it, as `bound` says).
+// A root move and what the search knows of its value: the result's best line, and each of
+// the root's best lines when several are searched (MultiPV). Each line's score is that of the
+// best root move once the lines above it are left out, so it is its own move's value (or a
+// bound on it, as `bound` says).
 struct RootLine {
-  Move move;
+  Move move;  // None only when the game is over
   int score = 0;
   Bound bound = Bound::kExact;
-  bool exact = false;
+  bool exact = false;  // the score is the exact value: solved to the end of the game
+  // The game's result once a search to the end proved it (an exact value proves it too). A
+  // proof that is not the exact value bounds the score: kLower for a win (the score is a
+  // value the game reaches at least, and `move` keeps the win), kUpper for a loss.
   ProvenResult proven = ProvenResult::kUnknown;
   int depth = 0;
   std::vector<Move> pv;
 };
 
 struct SearchResult {
-  Move best_move;  // None only when the game is over
-  int score = 0;
-  bool exact = false;
-  // The game's result once a search to the end proved it (an exact value proves it too). A
-  // proof that is not the exact value bounds the score: kLower for a win (the score is a
-  // value the game reaches at least, and best_move keeps the win), kUpper for a loss.
-  ProvenResult proven = ProvenResult::kUnknown;
-  Bound bound = Bound::kExact;
-  int depth = 0;
+  RootLine best;  // the move to play and its line
   std::uint64_t nodes = 0;
   std::int64_t time_ms = 0;
-  std::vector<Move> pv;
-  // With several lines (MultiPV > 1): the best lines, best first, lines[0] the result's own.
+  // With several lines (MultiPV > 1): the best lines, best first, lines[0] the result's best.
   // A search stopped within an iteration keeps that iteration's finished lines, then the
   // previous iteration's for the other moves (each line says its depth). Empty with one line.
   std::vector<RootLine> lines;

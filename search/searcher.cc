@@ -12,35 +12,24 @@
 #include "search/worker.h"
 
 namespace divercite {
-
-IterationInfo IterationInfoOf(const SearchResult& result, int seldepth, int hashfull, Bound bound) {
-  IterationInfo info;
-  info.depth = result.depth;
-  info.seldepth = seldepth;
-  info.score = result.score;
-  info.bound = bound;
-  info.exact = result.exact;
-  info.proven = result.proven;
-  if (bound == Bound::kExact) info.bound = result.bound;
-  info.nodes = result.nodes;
-  info.time_ms = result.time_ms;
-  info.hashfull = hashfull;
-  info.pv = result.pv.empty() ? std::vector<Move>{result.best_move} : result.pv;
-  return info;
-}
-
-IterationInfo LineInfoOf(const SearchResult& result, int multipv, int seldepth, int hashfull) {
-  const RootLine& line = result.lines[multipv - 1];
-  SearchResult one;
-  SetBestLine(one, line);
-  one.nodes = result.nodes;
-  one.time_ms = result.time_ms;
-  IterationInfo info = IterationInfoOf(one, seldepth, hashfull);
-  info.multipv = multipv;
-  return info;
-}
-
 namespace {
+
+// What a report of `line` says, with the search's nodes and time so far.
+IterationInfo InfoOfLine(const RootLine& line, std::uint64_t nodes, std::int64_t time_ms,
+                         int seldepth, int hashfull, Bound bound) {
+  IterationInfo info;
+  info.depth = line.depth;
+  info.seldepth = seldepth;
+  info.score = line.score;
+  info.bound = bound == Bound::kExact ? line.bound : bound;
+  info.exact = line.exact;
+  info.proven = line.proven;
+  info.nodes = nodes;
+  info.time_ms = time_ms;
+  info.hashfull = hashfull;
+  info.pv = line.pv.empty() ? std::vector<Move>{line.move} : line.pv;
+  return info;
+}
 
 // The root's moves a search ranks: one per symmetry class, of `searchmoves` (the legal ones)
 // if it names any.
@@ -53,6 +42,17 @@ MoveList MovesToRank(const Position& root, const std::vector<Move>& searchmoves)
 }
 
 }  // namespace
+
+IterationInfo IterationInfoOf(const SearchResult& result, int seldepth, int hashfull, Bound bound) {
+  return InfoOfLine(result.best, result.nodes, result.time_ms, seldepth, hashfull, bound);
+}
+
+IterationInfo LineInfoOf(const SearchResult& result, int multipv, int seldepth, int hashfull) {
+  IterationInfo info = InfoOfLine(result.lines[multipv - 1], result.nodes, result.time_ms, seldepth,
+                                  hashfull, Bound::kExact);
+  info.multipv = multipv;
+  return info;
+}
 
 Searcher::Searcher(std::size_t hash_megabytes) { tt_.Resize(hash_megabytes); }
 Searcher::~Searcher() = default;
@@ -127,10 +127,10 @@ SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
   auto knowledge = [](const SearchResult& r) {
     const auto of_iteration =
         std::count_if(r.lines.begin(), r.lines.end(),
-                      [&r](const RootLine& line) { return line.depth == r.depth; });
-    return (4 * r.depth + (r.exact                              ? 2
-                           : r.proven != ProvenResult::kUnknown ? 1
-                                                                : 0)) *
+                      [&r](const RootLine& line) { return line.depth == r.best.depth; });
+    return (4 * r.best.depth + (r.best.exact                              ? 2
+                                : r.best.proven != ProvenResult::kUnknown ? 1
+                                                                          : 0)) *
                (kMaxLines + 1) +
            of_iteration;
   };
@@ -140,10 +140,10 @@ SearchResult Searcher::Search(const Position& root, const SearchLimits& limits,
   }
   result = chosen->result();
   // Lines were asked for: a search stopped before its first line ended has its move's.
-  if (shared.several_lines && result.lines.empty()) result.lines.push_back(BestLineOf(result));
+  if (shared.several_lines && result.lines.empty()) result.lines.push_back(result.best);
   result.nodes = nodes_of_all();
   result.time_ms = shared.Elapsed();
-  won_at_ply_ = result.proven == ProvenResult::kWin ? root.Ply() : -kTotalPlies;
+  won_at_ply_ = result.best.proven == ProvenResult::kWin ? root.Ply() : -kTotalPlies;
   ClearStop();
   return result;
 }

@@ -10,8 +10,7 @@
 #ifndef DIVERCITE_SEARCH_VALUE_H_
 #define DIVERCITE_SEARCH_VALUE_H_
 
-#include <cstdint>
-
+#include "engine/game_result.h"
 #include "engine/position.h"
 
 namespace divercite {
@@ -33,9 +32,6 @@ constexpr int RoundToPoint(int value) {
 // value >= kDrawBoundary at least a draw.
 inline constexpr int kWinBoundary = kPoint;
 inline constexpr int kDrawBoundary = 0;
-
-// What a search proved of the game's result, from the side to move's view.
-enum class ProvenResult : std::uint8_t { kUnknown, kLoss, kDraw, kWin };
 
 // The result that an exact value means.
 constexpr ProvenResult ResultOfValue(int exact_value) {

@@ -77,11 +77,6 @@ struct EvalLink {
   Move move;
 };
 
-// The best line of a result, as a line of several.
-RootLine BestLineOf(const SearchResult& result);
-// Makes `line` the result's best line (its move, score, bound, depth, result and pv).
-void SetBestLine(SearchResult& result, const RootLine& line);
-
 class Worker {
  public:
   Worker(SharedSearch& shared, int index);
@@ -165,7 +160,8 @@ class Worker {
   // Whether this worker's result ends the search: an exact value, or a proof when only the
   // proof was asked for.
   bool ResultIsFinal() const {
-    return result_.exact || (shared_.limits.prove && result_.proven != ProvenResult::kUnknown);
+    return result_.best.exact ||
+           (shared_.limits.prove && result_.best.proven != ProvenResult::kUnknown);
   }
 
   // --- The root's solve (root_solve.cc) ---

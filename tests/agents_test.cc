@@ -1,12 +1,13 @@
-// The course agents (agents/): each one's defining behaviour on hand-made positions,
-// the searches against naive references, and legal moves over whole games.
-#include <algorithm>
+// The course agents (agents/): each one's defining behaviour on hand-made positions, its
+// search against the references (tests/agents_test_util.h), and legal moves over whole games.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -17,105 +18,19 @@
 #include "engine/movegen.h"
 #include "engine/position_string.h"
 #include "gtest/gtest.h"
+#include "tests/agents_test_util.h"
 #include "tests/test_util.h"
 
 namespace divercite {
 namespace {
 
-Position FromString(absl::string_view text) {
-  const absl::StatusOr<Position> position = ParsePositionString(text);
-  EXPECT_TRUE(position.ok()) << position.status();
-  return *position;
-}
-
-Position FromMoves(const std::vector<absl::string_view>& moves) {
-  const absl::StatusOr<Position> position = PlayMoveTexts(Position::Start(), moves);
-  EXPECT_TRUE(position.ok()) << position.status();
-  return *position;
-}
-
-// Ply 10, first player to move. Its red city on (1,4) has G (0,4), b (1,3) and y (1,5) around
-// it: a red resource on (2,4) makes it a divercité, +5. The other pieces are resources far
-// apart, worth at most 1 to a future city.
-constexpr absl::string_view kDivercitePosition = "G/bRy/5/6g/r8/2y4/G3B/3/R w";
-constexpr absl::string_view kDiverciteMove = "RR24";
-
-std::string MoveText(Move move) { return MoveToString(move); }
-
-// Plain minimax as the annex writes it, without any shortcut: the reference for CourseSearch.
-struct ReferenceResult {
-  double value;
-  Move move;
-  std::uint64_t nodes;
-};
-double ReferenceMinimax(const Position& position, int depth, bool maximizing,
-                        const CourseEvaluator& evaluate, Move* best_move, std::uint64_t& nodes) {
-  ++nodes;
-  if (depth == 0 || position.IsGameOver()) return evaluate(position);
-  double best = maximizing ? -std::numeric_limits<double>::infinity()
-                           : std::numeric_limits<double>::infinity();
-  for (const Move move : LegalMoves(position)) {
-    Position child = position;
-    child.Play(move);
-    const double value = ReferenceMinimax(child, depth - 1, !maximizing, evaluate, nullptr, nodes);
-    if (maximizing ? value > best : value < best) {
-      best = value;
-      if (best_move != nullptr) *best_move = move;
-    }
-  }
-  return best;
-}
-ReferenceResult Reference(const Position& position, int depth, const CourseEvaluation& eval) {
-  const CourseEvaluator evaluate(eval, position.SideToMove());
-  ReferenceResult result{0.0, Move::None(), 0};
-  result.value = ReferenceMinimax(position, depth, true, evaluate, &result.move, result.nodes);
-  return result;
-}
-
-// The annex alpha-beta (skypiea_v5's) written as plainly as the Python: stable sort of the
-// children by evaluation when there are more than 5, then the usual loop. The reference for
-// CourseSearch::AlphaBeta's move, value and node count.
-double ReferenceAlphaBeta(const Position& position, int depth, double alpha, double beta,
-                          bool maximizing, const CourseEvaluator& evaluate, Move* best_move,
-                          std::uint64_t& nodes) {
-  ++nodes;
-  if (depth == 0 || position.IsGameOver()) return evaluate(position);
-  const MoveList legal = LegalMoves(position);
-  std::vector<Move> moves(legal.begin(), legal.end());
-  if (moves.size() > 5) {
-    auto key = [&](Move move) {
-      Position child = position;
-      child.Play(move);
-      return evaluate(child);
-    };
-    std::stable_sort(moves.begin(), moves.end(), [&](Move a, Move b) {
-      return maximizing ? key(a) > key(b) : key(a) < key(b);
-    });
-  }
-  double best = maximizing ? -std::numeric_limits<double>::infinity()
-                           : std::numeric_limits<double>::infinity();
-  for (const Move move : moves) {
-    Position child = position;
-    child.Play(move);
-    const double value =
-        ReferenceAlphaBeta(child, depth - 1, alpha, beta, !maximizing, evaluate, nullptr, nodes);
-    if (maximizing) {
-      if (value > best) {
-        best = value;
-        if (best_move != nullptr) *best_move = move;
-      }
-      alpha = std::max(alpha, value);
-    } else {
-      if (value < best) {
-        best = value;
-        if (best_move != nullptr) *best_move = move;
-      }
-      beta = std::min(beta, value);
-    }
-    if (beta <= alpha) break;
-  }
-  return best;
-}
+using testing::FromMoves;
+using testing::FromString;
+using testing::kDiverciteMove;
+using testing::kDivercitePosition;
+using testing::MoveText;
+using testing::Reference;
+using testing::ReferenceResult;
 
 // The final margin for the side to move under perfect play (scores include the tie-break).
 int PerfectMargin(const Position& position) {
@@ -161,46 +76,6 @@ TEST(AgentRegistryTest, NamesInTheDocumentedOrderAndEveryNameBuilds) {
   }
   EXPECT_EQ(MakeAgent("stockfish", 1), nullptr);
   EXPECT_EQ(MakeAgent("", 1), nullptr);
-}
-
-// --- Evaluations ----------------------------------------------------------------------------
-
-TEST(CourseEvaluationTest, FormulasFromTheSeedsOnAHandPosition) {
-  // Ply 10; the first player ("me") has 0 points, the second 0; the first player holds 7 cities
-  // and 8 resources, the second 8 cities and 7 resources.
-  const Position position = FromString(kDivercitePosition);
-  ASSERT_EQ(position.Ply(), 10);
-  const Player me = Player::kFirst;
-  EXPECT_EQ(PiecesLeftOfKind(position, me, Kind::kCity), 7);
-  EXPECT_EQ(PiecesLeftOfKind(position, me, Kind::kResource), 8);
-  EXPECT_EQ(CourseEvaluator(kLittleGardenEvaluation, me)(position), 0.0);
-  // 0 + (1 - 2*10/40)*7 + (1 + 4*10/40)*8 = 3.5 + 16.
-  EXPECT_DOUBLE_EQ(CourseEvaluator(kWaterSevenEvaluation, me)(position), 19.5);
-  // (1 - 24*10/40)*7 + (1 + 24*10/40)*8 = -35 + 56.
-  EXPECT_DOUBLE_EQ(CourseEvaluator(kSkypieaV5Evaluation, me)(position), 21.0);
-  // (1 - 4*10/40)*7 + (1 + 4*10/40)*8 = 0 + 16.
-  EXPECT_DOUBLE_EQ(CourseEvaluator(kImpelDownEvaluation, me)(position), 16.0);
-
-  // After the divercité, from each side's view: the score difference enters with its sign and
-  // only the evaluating player's own pieces count.
-  Position after = position;
-  after.Play(*ParseMove(kDiverciteMove));
-  EXPECT_EQ(after.Score(Player::kFirst), 5);
-  EXPECT_EQ(CourseEvaluator(kLittleGardenEvaluation, Player::kFirst)(after), 5.0);
-  EXPECT_EQ(CourseEvaluator(kLittleGardenEvaluation, Player::kSecond)(after), -5.0);
-  // Second player at step 11: -5 + (1 - 22/40)*8 + (1 + 44/40)*7.
-  EXPECT_DOUBLE_EQ(CourseEvaluator(kWaterSevenEvaluation, Player::kSecond)(after),
-                   -5.0 + 0.45 * 8 + 2.1 * 7);
-}
-
-TEST(AgentRandomnessTest, NthLegalMoveFollowsTheGenerationOrder) {
-  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
-    for (const Position& position : testing::RandomGame(seed)) {
-      const MoveList moves = LegalMoves(position);
-      ASSERT_EQ(moves.size(), position.CountLegalMoves());
-      for (int i = 0; i < moves.size(); ++i) ASSERT_EQ(NthLegalMove(position, i), moves[i]);
-    }
-  }
 }
 
 // --- random ---------------------------------------------------------------------------------
@@ -269,77 +144,6 @@ TEST(GreedyAgentTest, OwnScoreIncludesTheLastMoveTieBreak) {
     }
     EXPECT_EQ(MakeAgent("greedy", 1)->ChooseMove(position, {}), expected) << "seed " << seed;
   }
-}
-
-// --- The searches ---------------------------------------------------------------------------
-
-TEST(CourseSearchTest, MinimaxEqualsTheNaiveAnnexCodeMoveValueAndNodes) {
-  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    const Position position = testing::RandomGame(seed, 26 + static_cast<int>(seed)).back();
-    for (const CourseEvaluation& eval : {kLittleGardenEvaluation, kWaterSevenEvaluation}) {
-      const ReferenceResult reference = Reference(position, 3, eval);
-      const CourseEvaluator evaluate(eval, position.SideToMove());
-      CourseSearch search(evaluate);
-      EXPECT_EQ(search.Minimax(position, 3), reference.move) << "seed " << seed;
-      EXPECT_EQ(search.value(), reference.value);
-      EXPECT_EQ(search.nodes(), reference.nodes);
-    }
-  }
-}
-
-TEST(CourseSearchTest, AlphaBetaFindsTheMinimaxValueWithAMoveAchievingIt) {
-  for (std::uint64_t seed = 10; seed <= 17; ++seed) {
-    const Position position = testing::RandomGame(seed, 28 + static_cast<int>(seed % 5)).back();
-    for (const CourseEvaluation& eval :
-         {kWaterSevenEvaluation, kSkypieaV5Evaluation, kImpelDownEvaluation}) {
-      const int depth = 3 + static_cast<int>(seed % 2);
-      const ReferenceResult reference = Reference(position, depth, eval);
-      const CourseEvaluator evaluate(eval, position.SideToMove());
-      CourseSearch search(evaluate);
-      const Move move = search.AlphaBeta(position, depth);
-      ASSERT_TRUE(position.IsLegal(move));
-      EXPECT_EQ(search.value(), reference.value) << "seed " << seed;
-      EXPECT_LT(search.nodes(), reference.nodes) << "the sorted alpha-beta must prune";
-      // The chosen move is worth the root value: the minimising reply tree below it.
-      Position child = position;
-      child.Play(move);
-      std::uint64_t nodes = 0;
-      EXPECT_EQ(ReferenceMinimax(child, depth - 1, false, evaluate, nullptr, nodes),
-                reference.value);
-    }
-  }
-}
-
-TEST(CourseSearchTest, AlphaBetaEqualsThePlainAnnexCodeMoveValueAndNodes) {
-  for (std::uint64_t seed = 20; seed <= 31; ++seed) {
-    const int ply = 2 + static_cast<int>(seed * 7 % 36);
-    const Position position = testing::RandomGame(seed, ply).back();
-    const int depth = ply < 10 ? 2 : ply < 24 ? 3 : 4;
-    for (const CourseEvaluation& eval : {kLittleGardenEvaluation, kWaterSevenEvaluation,
-                                         kSkypieaV5Evaluation, kImpelDownEvaluation}) {
-      const CourseEvaluator evaluate(eval, position.SideToMove());
-      Move expected = Move::None();
-      std::uint64_t expected_nodes = 0;
-      const double expected_value = ReferenceAlphaBeta(
-          position, depth, -std::numeric_limits<double>::infinity(),
-          std::numeric_limits<double>::infinity(), true, evaluate, &expected, expected_nodes);
-      CourseSearch search(evaluate);
-      EXPECT_EQ(search.AlphaBeta(position, depth), expected) << "seed " << seed;
-      EXPECT_EQ(search.value(), expected_value) << "seed " << seed;
-      EXPECT_EQ(search.nodes(), expected_nodes) << "seed " << seed;
-    }
-  }
-}
-
-TEST(CourseSearchTest, AlphaBetaVisitsSortedChildrenFirstBestInSortedOrder) {
-  // Depth 1 with sorting: the root's first child in descending evaluation order (ties in
-  // generation order) is the move, and without a window nothing is cut: 1 + n nodes.
-  const Position position = FromString(kDivercitePosition);
-  const CourseEvaluator evaluate(kLittleGardenEvaluation, Player::kFirst);
-  CourseSearch search(evaluate);
-  EXPECT_EQ(MoveText(search.AlphaBeta(position, 1)), kDiverciteMove);
-  EXPECT_EQ(search.value(), 5.0);
-  EXPECT_EQ(search.nodes(), 1u + static_cast<std::uint64_t>(position.CountLegalMoves()));
 }
 
 // --- little_garden / water_seven / skypiea_v2 -----------------------------------------------

@@ -4,7 +4,6 @@
 // Reference game 0 from ply 24 (random moves, as all reference games): at ply 26 the first
 // player had a win (best GR44) and its move left a draw; the second player's reply left a
 // loss; the exact values then change hands twice more (plies 28 and 29) before the end.
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -12,6 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "engine/position_string.h"
 #include "gtest/gtest.h"
+#include "tests/our_engine.h"
+#include "tests/reference_games.h"
 #include "tools/analysis/game_analysis.h"
 #include "tools/common/json.h"
 #include "tools/review/analysis_report.h"
@@ -19,23 +20,17 @@
 namespace divercite {
 namespace {
 
+using testing::OurEngine;
+
 constexpr int kStartPly = 24;
 
 // Reference game 0 from kStartPly: its position as a `fen` start, and the moves after it.
 GameToAnalyze ReferenceEnding() {
-  std::ifstream in(std::string(DIVERCITE_REFERENCE_DIR) + "/games.jsonl");
-  std::string line;
-  std::getline(in, line);
   GameToAnalyze game;
-  absl::StatusOr<Json> json = ParseJson(line);
-  EXPECT_TRUE(json.ok()) << json.status();
-  if (!json.ok()) return game;
-  absl::StatusOr<const Json*> list = JsonArrayMember(*json, "moves", 40);
-  EXPECT_TRUE(list.ok()) << list.status();
-  if (!list.ok()) return game;
   Position position = Position::Start();
-  for (int k = 0; k < 40; ++k) {
-    absl::StatusOr<Move> move = ParseMove(JsonToString((**list)[k], "a move").value_or(""));
+  const std::vector<std::string> moves = testing::ReferenceGameMoves(0);
+  for (int k = 0; k < static_cast<int>(moves.size()); ++k) {
+    absl::StatusOr<Move> move = ParseMove(moves[k]);
     EXPECT_TRUE(move.ok()) << move.status();
     if (!move.ok()) return game;
     if (k == kStartPly) {
@@ -46,14 +41,6 @@ GameToAnalyze ReferenceEnding() {
     position.Play(*move);
   }
   return game;
-}
-
-EngineClient MakeEngine() {
-  EngineConfig config;
-  config.name = "divercite";
-  config.command = DIVERCITE_ENGINE_BINARY;
-  config.options = {{"Hash", "16"}};
-  return EngineClient(config);
 }
 
 // Exact from 12 plies left; proofs at 13 and 14 (each well under a second, given ample time
@@ -71,41 +58,41 @@ const MoveAnalysis& AtPly(const GameAnalysis& analysis, int ply) {
   return analysis.moves[ply - kStartPly];
 }
 
-int Rank(ProvenOutcome outcome) {
-  return outcome == ProvenOutcome::kWin ? 2 : outcome == ProvenOutcome::kDraw ? 1 : 0;
+int Rank(ProvenResult proven) {
+  return proven == ProvenResult::kWin ? 2 : proven == ProvenResult::kDraw ? 1 : 0;
 }
 
-ProvenOutcome ResultOf(int exact_value) {
-  return exact_value > 0    ? ProvenOutcome::kWin
-         : exact_value == 0 ? ProvenOutcome::kDraw
-                            : ProvenOutcome::kLoss;
+ProvenResult ResultOf(int exact_value) {
+  return exact_value > 0    ? ProvenResult::kWin
+         : exact_value == 0 ? ProvenResult::kDraw
+                            : ProvenResult::kLoss;
 }
 
 TEST(AnalysisProof, AProvenWinThrownAwayIsResultChanging) {
   const GameToAnalyze game = ReferenceEnding();
   ASSERT_EQ(game.moves.size(), 16u);
-  EngineClient engine = MakeEngine();
+  EngineClient engine = OurEngine();
   absl::StatusOr<GameAnalysis> analysis = AnalyzeGame(game, ProvingSettings(), engine);
   engine.Quit();
   ASSERT_TRUE(analysis.ok()) << analysis.status();
 
   // Beyond the proofs' reach (16 and 15 plies left): nothing proven, nothing marked.
   for (int ply : {24, 25}) {
-    EXPECT_FALSE(AtPly(*analysis, ply).proven_before.has_value()) << "ply " << ply;
+    EXPECT_EQ(AtPly(*analysis, ply).proven_before, ProvenResult::kUnknown) << "ply " << ply;
     EXPECT_FALSE(AtPly(*analysis, ply).result_changing) << "ply " << ply;
   }
   // The move before the proofs' reach led to a proven result: from its mover's view, the
   // first player's win is a loss; with nothing proven before it, it changed nothing known.
-  EXPECT_EQ(AtPly(*analysis, 25).proven_after, ProvenOutcome::kLoss);
+  EXPECT_EQ(AtPly(*analysis, 25).proven_after, ProvenResult::kLoss);
   // Proved, not solved: the win given away, then the draw.
   const MoveAnalysis& win_given = AtPly(*analysis, 26);
   EXPECT_FALSE(win_given.exact);
-  EXPECT_EQ(win_given.proven_before, ProvenOutcome::kWin);
-  EXPECT_EQ(win_given.proven_after, ProvenOutcome::kDraw);
+  EXPECT_EQ(win_given.proven_before, ProvenResult::kWin);
+  EXPECT_EQ(win_given.proven_after, ProvenResult::kDraw);
   EXPECT_TRUE(win_given.result_changing);
   const MoveAnalysis& draw_given = AtPly(*analysis, 27);
-  EXPECT_EQ(draw_given.proven_before, ProvenOutcome::kDraw);
-  EXPECT_EQ(draw_given.proven_after, ProvenOutcome::kLoss);
+  EXPECT_EQ(draw_given.proven_before, ProvenResult::kDraw);
+  EXPECT_EQ(draw_given.proven_after, ProvenResult::kLoss);
   EXPECT_TRUE(draw_given.result_changing);
   // Within the exact range the results are the exact values'.
   for (int ply = 28; ply < 40; ++ply) {
@@ -122,8 +109,8 @@ TEST(AnalysisProof, AProvenWinThrownAwayIsResultChanging) {
   const std::vector<ResultChange>& second = analysis->players[1].result_changes;
   ASSERT_EQ(first.size(), 2u);
   EXPECT_EQ(first[0].ply, 26);
-  EXPECT_EQ(first[0].before, ProvenOutcome::kWin);
-  EXPECT_EQ(first[0].after, ProvenOutcome::kDraw);
+  EXPECT_EQ(first[0].before, ProvenResult::kWin);
+  EXPECT_EQ(first[0].after, ProvenResult::kDraw);
   EXPECT_EQ(MoveToString(first[0].best), "GR44");
   EXPECT_EQ(first[1].ply, 28);
   ASSERT_EQ(second.size(), 2u);
@@ -174,15 +161,15 @@ TEST(AnalysisProof, WithoutProofsOnlyTheExactValuesProve) {
   const GameToAnalyze game = ReferenceEnding();
   AnalysisSettings settings = ProvingSettings();
   settings.prove_movetime_ms = 0;
-  EngineClient engine = MakeEngine();
+  EngineClient engine = OurEngine();
   absl::StatusOr<GameAnalysis> analysis = AnalyzeGame(game, settings, engine);
   engine.Quit();
   ASSERT_TRUE(analysis.ok()) << analysis.status();
   for (int ply = 24; ply < 28; ++ply) {
-    EXPECT_FALSE(AtPly(*analysis, ply).proven_before.has_value()) << "ply " << ply;
+    EXPECT_EQ(AtPly(*analysis, ply).proven_before, ProvenResult::kUnknown) << "ply " << ply;
   }
   // The move at ply 27 led into the exact range: its result after is known, not before.
-  EXPECT_EQ(AtPly(*analysis, 27).proven_after, ProvenOutcome::kLoss);
+  EXPECT_EQ(AtPly(*analysis, 27).proven_after, ProvenResult::kLoss);
   EXPECT_FALSE(AtPly(*analysis, 27).result_changing);
   EXPECT_EQ(analysis->first_proven_ply, 28);
   EXPECT_EQ(analysis->players[0].result_changes.size(), 1u);  // ply 28

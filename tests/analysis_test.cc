@@ -14,6 +14,8 @@
 #include "engine/movegen.h"
 #include "engine/position_string.h"
 #include "gtest/gtest.h"
+#include "tests/our_engine.h"
+#include "tests/reference_games.h"
 #include "tools/analysis/game_analysis.h"
 #include "tools/analysis/game_sources.h"
 #include "tools/common/json.h"
@@ -22,6 +24,26 @@
 
 namespace divercite {
 namespace {
+
+using testing::OurEngine;
+using testing::ReferenceGameMoves;
+
+// Reference game `index` as a match record of players "a" and "b" from the start, its first
+// `opening_plies` moves the opening and the others the players' moves.
+GameRecord RecordOfReferenceGame(int index, int opening_plies) {
+  const std::vector<std::string> reference = ReferenceGameMoves(index);
+  GameRecord record;
+  record.p1 = "a";
+  record.p2 = "b";
+  record.start = "startpos";
+  record.opening = absl::StrJoin(reference.begin(), reference.begin() + opening_plies, " ");
+  for (size_t k = opening_plies; k < reference.size(); ++k) {
+    MoveRecord move;
+    move.move = reference[k];
+    record.moves.push_back(move);
+  }
+  return record;
+}
 
 // Exhaustive negamax: the final margin under best play, centipoints, side to move's view.
 int BruteForce(const Position& position) {
@@ -36,34 +58,6 @@ int BruteForce(const Position& position) {
     best = std::max(best, -BruteForce(child));
   });
   return best;
-}
-
-std::vector<std::string> ReferenceGameMoves(int index) {
-  std::ifstream in(std::string(DIVERCITE_REFERENCE_DIR) + "/games.jsonl");
-  std::string line;
-  for (int i = 0; i <= index; ++i) std::getline(in, line);
-  absl::StatusOr<Json> json = ParseJson(line);
-  EXPECT_TRUE(json.ok()) << json.status();
-  std::vector<std::string> moves;
-  if (!json.ok()) return moves;
-  absl::StatusOr<const Json*> list = JsonArrayMember(*json, "moves");
-  EXPECT_TRUE(list.ok()) << list.status();
-  if (!list.ok()) return moves;
-  for (const Json& move : **list) {
-    absl::StatusOr<std::string> text = JsonToString(move, "a move");
-    EXPECT_TRUE(text.ok()) << text.status();
-    moves.push_back(text.value_or(""));
-  }
-  return moves;
-}
-
-EngineClient MakeEngine(int multipv = 1) {
-  EngineConfig config;
-  config.name = "divercite";
-  config.command = DIVERCITE_ENGINE_BINARY;
-  config.options = {{"Hash", "16"}};
-  if (multipv > 1) config.options.emplace_back("MultiPV", absl::StrCat(multipv));
-  return EngineClient(config);
 }
 
 std::vector<Position> PositionsOf(const GameToAnalyze& game) {
@@ -82,7 +76,7 @@ TEST(Analysis, ExactValuesAndLossesMatchBruteForceOverTheLastPlies) {
     absl::StatusOr<GameToAnalyze> game =
         GameFromMoveList(absl::StrJoin(ReferenceGameMoves(reference), " "));
     ASSERT_TRUE(game.ok()) << game.status();
-    EngineClient engine = MakeEngine();
+    EngineClient engine = OurEngine();
     AnalysisSettings settings;
     settings.solve_plies = kSolvePlies;
     settings.depth = 3;
@@ -123,7 +117,7 @@ TEST(Analysis, MultiPvKeepsTheThreeBestLinesWithTheirExactValues) {
   constexpr int kSolvePlies = 8;
   absl::StatusOr<GameToAnalyze> game = GameFromMoveList(absl::StrJoin(ReferenceGameMoves(0), " "));
   ASSERT_TRUE(game.ok()) << game.status();
-  EngineClient engine = MakeEngine(3);
+  EngineClient engine = OurEngine(3);
   AnalysisSettings settings;
   settings.solve_plies = kSolvePlies;
   settings.depth = 3;
@@ -165,7 +159,7 @@ TEST(Analysis, MultiPvKeepsTheThreeBestLinesWithTheirExactValues) {
   AnalysisSettings one = settings;
   one.multipv = 1;
   one.solve_plies = 2;
-  EngineClient plain = MakeEngine();
+  EngineClient plain = OurEngine();
   absl::StatusOr<GameAnalysis> single = AnalyzeGame(*game, one, plain);
   plain.Quit();
   ASSERT_TRUE(single.ok()) << single.status();
@@ -210,7 +204,7 @@ TEST(Analysis, ADeliberatelyBadMoveIsTheLargestMistake) {
   ASSERT_GT(bad_loss, 0) << "the position at ply 34 must have a losing move";
   ASSERT_EQ(position.SideToMove(), Player::kFirst);
 
-  EngineClient engine = MakeEngine();
+  EngineClient engine = OurEngine();
   AnalysisSettings settings;
   settings.solve_plies = 8;
   absl::StatusOr<GameAnalysis> analysis = AnalyzeGame(game, settings, engine);
@@ -252,18 +246,9 @@ TEST(Analysis, ADeliberatelyBadMoveIsTheLargestMistake) {
 
 TEST(Analysis, RecordsKeepTheOpeningApartFromThePlayersMoves) {
   const std::vector<std::string> reference = ReferenceGameMoves(0);
-  GameRecord record;
+  GameRecord record = RecordOfReferenceGame(0, 4);
   record.game = 7;
-  record.p1 = "a";
-  record.p2 = "b";
-  record.result = GameOutcome::kFirstWins;
-  record.start = "startpos";
-  record.opening = absl::StrJoin(reference.begin(), reference.begin() + 4, " ");
-  for (size_t k = 4; k < reference.size(); ++k) {
-    MoveRecord move;
-    move.move = reference[k];
-    record.moves.push_back(move);
-  }
+  record.result = GameResult::kFirstWins;
   absl::StatusOr<GameToAnalyze> game = GameFromRecord(record);
   ASSERT_TRUE(game.ok()) << game.status();
   EXPECT_EQ(game->game, 7);
@@ -280,16 +265,7 @@ TEST(Analysis, RecordsKeepTheOpeningApartFromThePlayersMoves) {
 
 TEST(Analysis, GamesComeFromTheRecordsFileByNumber) {
   const std::vector<std::string> reference = ReferenceGameMoves(0);
-  GameRecord record;
-  record.p1 = "a";
-  record.p2 = "b";
-  record.start = "startpos";
-  record.opening = absl::StrJoin(reference.begin(), reference.begin() + 2, " ");
-  for (size_t k = 2; k < reference.size(); ++k) {
-    MoveRecord move;
-    move.move = reference[k];
-    record.moves.push_back(move);
-  }
+  GameRecord record = RecordOfReferenceGame(0, 2);
   const std::string path = ::testing::TempDir() + "/analysis_records_test.jsonl";
   std::string lines;
   for (int game : {3, 5, 4}) {

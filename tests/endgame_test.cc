@@ -5,7 +5,10 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
+#include <functional>
+#include <numeric>
 #include <random>
+#include <vector>
 
 #include "engine/movegen.h"
 #include "engine/position_string.h"
@@ -81,52 +84,45 @@ MarginBounds ReferenceMarginBounds(const Position& position) {
     }
   }
   // The cities in hand fill the empty city cells (as many of each); each player's best
-  // case takes the cells of most potential for the colours of the cities it holds.
-  unsigned city_colours[kNumPlayers] = {0, 0};
-  int cities_in_hand[kNumPlayers] = {0, 0};
+  // case takes the cells of most potential for the colours of the cities it holds. Here a
+  // player at a time: every empty city cell's potential, cell by cell in index order, all of
+  // them sorted, the largest summed, one per city in hand.
   for (int p = 0; p < kNumPlayers; ++p) {
+    const Player player = static_cast<Player>(p);
+    int cities_in_hand = 0;
     for (int c = 0; c < kNumColours; ++c) {
-      const int n =
-          position.PiecesLeft(static_cast<Player>(p), Kind::kCity, static_cast<Colour>(c));
-      cities_in_hand[p] += n;
-      if (n > 0) city_colours[p] |= 1u << c;
+      cities_in_hand += position.PiecesLeft(player, Kind::kCity, static_cast<Colour>(c));
     }
-  }
-  std::array<std::array<int, kNumCityCells>, kNumPlayers> potential{};
-  int empty_city_cells = 0;
-  for (Bitboard cells = kCityCells & ~occupied; cells;) {
-    const int cell = PopLowestCell(cells);
-    const Bitboard around = Neighbours(cell);
-    const Bitboard filled = occupied & around;
-    int best[kNumPlayers] = {kDivercitePoints, kDivercitePoints};
-    if (!divercite_possible(filled, position.ColoursOn(around))) {
-      const int empty = PopCount(around & ~filled);
-      for (int p = 0; p < kNumPlayers; ++p) {
-        best[p] = 0;
-        for (unsigned colours = city_colours[p]; colours; colours &= colours - 1) {
-          const int c = std::countr_zero(colours);
-          best[p] = std::max(best[p], PopCount(position.PiecesOf(static_cast<Colour>(c)) & around) +
-                                          std::min(empty, resources_left[c]));
-        }
+    std::vector<int> potentials;
+    for (int cell = 0; cell < kNumCells; ++cell) {
+      if (!IsCityCell(cell) || position.PieceAt(cell)) continue;
+      const Bitboard around = Neighbours(cell);
+      const Bitboard filled = occupied & around;
+      if (divercite_possible(filled, position.ColoursOn(around))) {
+        potentials.push_back(kDivercitePoints);
+        continue;
       }
+      int potential = 0;
+      for (int c = 0; c < kNumColours; ++c) {
+        const Colour colour = static_cast<Colour>(c);
+        if (position.PiecesLeft(player, Kind::kCity, colour) == 0) continue;
+        potential =
+            std::max(potential, PopCount(position.PiecesOf(colour) & around) +
+                                    std::min(PopCount(around & ~filled), resources_left[c]));
+      }
+      potentials.push_back(potential);
     }
-    // Kept sorted, most first (a few cells: insertion is cheaper than a sort call).
-    for (int p = 0; p < kNumPlayers; ++p) {
-      int i = empty_city_cells;
-      for (; i > 0 && potential[p][i - 1] < best[p]; --i) potential[p][i] = potential[p][i - 1];
-      potential[p][i] = best[p];
-    }
-    ++empty_city_cells;
-  }
-  for (int p = 0; p < kNumPlayers; ++p) {
-    for (int i = 0; i < cities_in_hand[p]; ++i) high[p] += potential[p][i];
+    std::sort(potentials.begin(), potentials.end(), std::greater<>());
+    EXPECT_LE(cities_in_hand, std::ssize(potentials));
+    high[p] += std::accumulate(potentials.begin(), potentials.begin() + cities_in_hand, 0);
   }
   // The last-move tie-break moves only a level score: to +1 for either player, or, from the
   // first player's view, to 0 or +2 (the n = 2 comparison then the unconditional point).
-  const int me = Index(us), them = 1 - me;
-  int lower = low[me] - high[them];
-  int upper = high[me] - low[them];
-  if (lower <= 0 && 0 <= upper) {
+  const Player them = Opponent(us);
+  int lower = low[Index(us)] - high[Index(them)];
+  int upper = high[Index(us)] - low[Index(them)];
+  const bool level_possible = lower <= 0 && upper >= 0;
+  if (level_possible) {
     // The first player's +2 needs more cities with exactly two own-colour neighbours.
     int first_most = 0, second_least = 0;
     for (int p = 0; p < kNumPlayers; ++p) {

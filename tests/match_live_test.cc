@@ -3,7 +3,6 @@
 // replay, game by game, to each game's record (its moves, their times, its end), with both
 // clocks charged as the runner charges them; and the flag's errors.
 #include <cstdint>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -13,11 +12,10 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_replace.h"
-#include "absl/strings/str_split.h"
 #include "engine/move.h"
 #include "engine/position.h"
 #include "gtest/gtest.h"
+#include "tests/match_test_util.h"
 #include "tools/common/json.h"
 #include "tools/match/cli.h"
 #include "tools/match/match_runner.h"
@@ -27,22 +25,9 @@
 namespace divercite {
 namespace {
 
-// A command line written as one string: ENGINE stands for `divercite`, FAKE for the fake.
-std::vector<std::string> Args(absl::string_view line) {
-  std::vector<std::string> args = absl::StrSplit(line, ' ', absl::SkipEmpty());
-  for (std::string& arg : args) {
-    arg = absl::StrReplaceAll(
-        arg, {{"ENGINE", DIVERCITE_ENGINE_BINARY}, {"FAKE", DIVERCITE_FAKE_ENGINE}});
-  }
-  return args;
-}
-
-// A file in the test's temporary directory, removed if there.
-std::string TempPath(absl::string_view name) {
-  const std::string path = absl::StrCat(::testing::TempDir(), "match_live_", name);
-  std::filesystem::remove(path);
-  return path;
-}
+using testing::Args;
+using testing::CommandLineErrorAfter;
+using testing::FreshTempPath;
 
 struct Played {
   absl::Status status;
@@ -176,7 +161,7 @@ void ExpectLinesReplayTheRecord(const GameRecord& record, const std::vector<cons
   const Json& end = *lines.back();
   EXPECT_EQ(String(end, "event"), "end");
   EXPECT_EQ(Int(end, "ply"), ply);
-  EXPECT_EQ(String(end, "result"), GameOutcomeText(record.result));
+  EXPECT_EQ(String(end, "result"), GameResultText(record.result));
   EXPECT_EQ(String(end, "termination"), TerminationText(record.termination));
   EXPECT_EQ(String(end, "reason"), record.reason);
   absl::StatusOr<const Json*> final_scores = JsonArrayMember(end, "final", 2);
@@ -205,7 +190,7 @@ TEST(LiveTest, TwoGamesAtOnceReplayToTheirRecordsWithTheClocksCharged) {
       "-engine cmd=ENGINE name=engine tc=2+0.05 -engine cmd=FAKE name=slow arg=--mode=slow "
       "arg=--delay_ms=20 tc=5 -games 2 -repeat -openings random plies=3 -seed 5 "
       "-concurrency 2",
-      TempPath("two.jsonl"));
+      FreshTempPath("match_live_two.jsonl"));
   ASSERT_TRUE(played.status.ok()) << played.status;
   ASSERT_EQ(played.records.size(), 2u);
   // Each game to its end, or to the engine's loss on time on a busy machine: the replay
@@ -218,7 +203,7 @@ TEST(LiveTest, AGameLostByACrashEndsWithItsReasonAndNoClockWithoutOne) {
   const Played played = Play(
       "-engine cmd=FAKE name=good arg=--mode=good -engine cmd=FAKE name=faulty "
       "arg=--mode=crash arg=--after=2 -each depth=1 -games 1",
-      TempPath("crash.jsonl"));
+      FreshTempPath("match_live_crash.jsonl"));
   ASSERT_TRUE(played.status.ok()) << played.status;
   ASSERT_EQ(played.records.size(), 1u);
   EXPECT_EQ(played.records[0].termination, Termination::kCrash);
@@ -230,7 +215,7 @@ TEST(LiveTest, AGameLostByACrashEndsWithItsReasonAndNoClockWithoutOne) {
 TEST(LiveTest, AnEngineThatCannotStartHasNoStartLineButAnEnd) {
   const Played played = Play(
       "-engine cmd=FAKE name=good -engine cmd=/nonexistent/engine name=none -each tc=1 -games 1",
-      TempPath("nostart.jsonl"));
+      FreshTempPath("match_live_nostart.jsonl"));
   ASSERT_TRUE(played.status.ok()) << played.status;
   ASSERT_EQ(played.lines.size(), 1u);
   EXPECT_EQ(String(played.lines[0], "event"), "end");
@@ -249,14 +234,9 @@ TEST(LiveTest, AFileThatCannotBeWrittenStopsTheRunAtOnceAndTheFlagsErrors) {
   EXPECT_EQ(status.message(), "-live: cannot write /nonexistent/folder/live.jsonl");
   EXPECT_TRUE(runner.Records().empty());
 
-  auto error = [](absl::string_view more) {
-    absl::StatusOr<MatchSettings> parsed = ParseMatchSettings(
-        Args(absl::StrCat("-engine cmd=e name=a -engine cmd=e name=b -each depth=1 ", more)));
-    return parsed.ok() ? std::string("accepted") : std::string(parsed.status().message());
-  };
-  EXPECT_EQ(error("-live live.jsonl"), "accepted");
-  EXPECT_EQ(error("-live"), "-live takes exactly one value");
-  EXPECT_EQ(error("-merge a.jsonl -live live.jsonl"),
+  EXPECT_EQ(CommandLineErrorAfter("-live live.jsonl"), "accepted");
+  EXPECT_EQ(CommandLineErrorAfter("-live"), "-live takes exactly one value");
+  EXPECT_EQ(CommandLineErrorAfter("-merge a.jsonl -live live.jsonl"),
             "-live follows the games being played, -merge plays none: not both");
 }
 

@@ -225,7 +225,7 @@ TEST(EngineOptionsTest, WithSeveralLinesTheReplyIsTheBestLine) {
   for (size_t i = 0; i < reply->lines.size(); ++i) {
     const EngineLine& line = reply->lines[i];
     EXPECT_TRUE(line.exact) << "line " << i + 1;
-    EXPECT_EQ(line.proven, ProvenOutcome::kWin) << "line " << i + 1;
+    EXPECT_EQ(line.proven, ProvenResult::kWin) << "line " << i + 1;
     EXPECT_EQ(line.score_bound, ScoreBound::kNone) << "line " << i + 1;
     EXPECT_FALSE(line.pv.empty()) << "line " << i + 1;
     if (i > 0) {

@@ -51,7 +51,7 @@ int ExactValueOf(const Position& position, Move move) {
   Position child = position;
   child.Play(move);
   if (child.IsGameOver()) return -FinalValue(child);
-  return -SearchWith(child, {.limits = Depth(kTotalPlies)}).score;
+  return -SearchWith(child, {.limits = Depth(kTotalPlies)}).best.score;
 }
 
 bool Has(const MoveList& moves, Move move) {
@@ -62,8 +62,8 @@ bool Has(const MoveList& moves, Move move) {
 // the result's own.
 void ExpectDistinctLines(const SearchResult& result, const MoveList& allowed) {
   ASSERT_FALSE(result.lines.empty());
-  EXPECT_EQ(result.lines[0].move, result.best_move);
-  EXPECT_EQ(result.lines[0].score, result.score);
+  EXPECT_EQ(result.lines[0].move, result.best.move);
+  EXPECT_EQ(result.lines[0].score, result.best.score);
   for (size_t i = 0; i < result.lines.size(); ++i) {
     const RootLine& line = result.lines[i];
     EXPECT_TRUE(Has(allowed, line.move)) << MoveToString(line.move);
@@ -122,18 +122,18 @@ TEST_P(LinesTest, LinesStayExactOverATableThatHoldsTheRoot) {
     const Position position = testing::RandomGame(seed, 31).back();
     Searcher searcher(1);
     const int value =
-        SearchWith(position, {.limits = Depth(kTotalPlies)}, nullptr, &searcher).score;
+        SearchWith(position, {.limits = Depth(kTotalPlies)}, nullptr, &searcher).best.score;
     const SearchResult result = SearchWith(
         position, {.lines = 4, .endgame_solver_plies = GetParam(), .limits = Depth(kTotalPlies)},
         nullptr, &searcher);
     SCOPED_TRACE(::testing::Message() << "seed " << seed);
-    EXPECT_EQ(result.score, value);
+    EXPECT_EQ(result.best.score, value);
     ExpectRankedLines(result, DistinctMoves(position));
     for (const RootLine& line : result.lines) {
       EXPECT_EQ(line.score, ExactValueOf(position, line.move)) << MoveToString(line.move);
     }
     // And the table still gives the root's own value afterwards.
-    EXPECT_EQ(SearchWith(position, {.limits = Depth(kTotalPlies)}, nullptr, &searcher).score,
+    EXPECT_EQ(SearchWith(position, {.limits = Depth(kTotalPlies)}, nullptr, &searcher).best.score,
               value);
   }
 }
@@ -226,7 +226,7 @@ TEST(SearchMovesTest, TheRootSearchesOnlyTheGivenMoves) {
         limits.searchmoves.push_back(given[i]);
       }
       const SearchResult one = SearchWith(position, {.limits = limits});
-      EXPECT_TRUE(Has(given, one.best_move)) << MoveToString(one.best_move);
+      EXPECT_TRUE(Has(given, one.best.move)) << MoveToString(one.best.move);
       const SearchResult lines = SearchWith(position, {.lines = 3, .threads = 2, .limits = limits});
       EXPECT_EQ(std::ssize(lines.lines), DistinctMoves(position, given).size());
       ExpectRankedLines(lines, given);
@@ -244,11 +244,11 @@ TEST(SearchMovesTest, ARestrictedSolveIsTheMovesExactValue) {
     limits.searchmoves = {move};
     const SearchResult result = SearchWith(position, {.limits = limits});
     SCOPED_TRACE(::testing::Message() << "seed " << seed << " move " << MoveToString(move));
-    EXPECT_EQ(result.best_move, move);
-    EXPECT_TRUE(result.exact);
+    EXPECT_EQ(result.best.move, move);
+    EXPECT_TRUE(result.best.exact);
     Position child = position;
     child.Play(move);
-    EXPECT_EQ(result.score, -kPoint * BruteForceMargin(child));
+    EXPECT_EQ(result.best.score, -kPoint * BruteForceMargin(child));
   }
 }
 

@@ -34,7 +34,7 @@ GameRecord RandomRecord(std::uint64_t seed, int opening_plies, int exact_at, int
   const std::vector<Position> line = testing::RandomGame(seed);
   GameRecord record;
   record.game = static_cast<int>(seed);
-  record.result = GameOutcome::kFirstWins;
+  record.result = GameResult::kFirstWins;
   record.termination = Termination::kNormal;
   record.start = "startpos";
   std::vector<std::string> opening;

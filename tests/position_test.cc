@@ -1,5 +1,6 @@
 #include "engine/position.h"
 
+#include <cstdint>
 #include <set>
 
 #include "absl/strings/str_split.h"
@@ -47,6 +48,17 @@ TEST(PositionTest, MovesComeInTheCourseCodeOrder) {
   std::set<int> distinct;
   for (const Move m : moves) distinct.insert(m.Index());
   EXPECT_EQ(distinct.size(), 164u);
+}
+
+TEST(PositionTest, NthLegalMoveFollowsTheGenerationOrder) {
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    for (const Position& position : testing::RandomGame(seed)) {
+      const MoveList moves = LegalMoves(position);
+      ASSERT_EQ(moves.size(), position.CountLegalMoves());
+      for (int i = 0; i < moves.size(); ++i) ASSERT_EQ(NthLegalMove(position, i), moves[i]);
+      EXPECT_TRUE(NthLegalMove(position, moves.size()).IsNone());
+    }
+  }
 }
 
 TEST(PositionTest, SpentPiecesAndOccupiedCellsAreNotGenerated) {

@@ -1,7 +1,6 @@
 // The root's proof of the result (issue 23): every proven result must be the sign class of
 // the exact value, and the move it keeps must keep that result.
 #include <cstdio>
-#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -11,11 +10,13 @@
 #include "engine/position_string.h"
 #include "gtest/gtest.h"
 #include "search/search.h"
+#include "tests/reference_games.h"
 #include "tests/test_util.h"
-#include "tools/common/json.h"
 
 namespace divercite {
 namespace {
+
+using testing::ReferenceGames;
 
 constexpr std::size_t kHashMegabytes = 16;
 
@@ -35,24 +36,6 @@ constexpr int kMinDraws = 0;
 constexpr int kKeptGames = 2;
 #endif
 
-std::vector<std::vector<std::string>> ReferenceGames(int count) {
-  std::ifstream in(std::string(DIVERCITE_REFERENCE_DIR) + "/games.jsonl");
-  std::vector<std::vector<std::string>> games;
-  std::string line;
-  while (static_cast<int>(games.size()) < count && std::getline(in, line)) {
-    absl::StatusOr<Json> json = ParseJson(line);
-    EXPECT_TRUE(json.ok()) << json.status();
-    if (!json.ok()) break;
-    absl::StatusOr<const Json*> list = JsonArrayMember(*json, "moves");
-    EXPECT_TRUE(list.ok()) << list.status();
-    if (!list.ok()) break;
-    std::vector<std::string> moves;
-    for (const Json& move : **list) moves.push_back(JsonToString(move, "a move").value_or(""));
-    games.push_back(std::move(moves));
-  }
-  return games;
-}
-
 Position After(const std::vector<std::string>& moves, int plies) {
   Position position = Position::Start();
   for (int i = 0; i < plies; ++i) {
@@ -67,7 +50,7 @@ SearchResult Solve(Searcher& searcher, const Position& position) {
   SearchLimits limits;
   limits.depth = kTotalPlies;
   const SearchResult result = searcher.Search(position, limits, {});
-  EXPECT_TRUE(result.exact);
+  EXPECT_TRUE(result.best.exact);
   return result;
 }
 
@@ -92,7 +75,7 @@ std::vector<Position> TestPositions() {
     const Position position =
         testing::RandomGame(1000 + t, 2, After(moves, kTotalPlies - 12)).back();
     searcher.NewGame();
-    if (Solve(searcher, position).score == 0) {
+    if (Solve(searcher, position).best.score == 0) {
       positions.push_back(position);
       ++found;
     }
@@ -118,37 +101,37 @@ TEST(ProofTest, EveryProvenResultIsTheExactValuesAndItsMoveKeepsIt) {
     SearchLimits limits;
     limits.prove = true;
     const SearchResult proof = prover.Search(position, limits, {});
-    const ProvenResult expected = ResultOfValue(solved.score);
-    ASSERT_EQ(proof.proven, expected) << where << " exact " << solved.score;
+    const ProvenResult expected = ResultOfValue(solved.best.score);
+    ASSERT_EQ(proof.best.proven, expected) << where << " exact " << solved.best.score;
     ++counts[static_cast<int>(expected)];
-    ASSERT_EQ(proof.depth, position.PliesLeft()) << where;
+    ASSERT_EQ(proof.best.depth, position.PliesLeft()) << where;
     switch (expected) {
       case ProvenResult::kWin:
-        EXPECT_FALSE(proof.exact) << where;
-        EXPECT_EQ(proof.bound, Bound::kLower) << where;
-        EXPECT_GE(proof.score, kWinBoundary) << where;
-        EXPECT_LE(proof.score, solved.score) << where;
+        EXPECT_FALSE(proof.best.exact) << where;
+        EXPECT_EQ(proof.best.bound, Bound::kLower) << where;
+        EXPECT_GE(proof.best.score, kWinBoundary) << where;
+        EXPECT_LE(proof.best.score, solved.best.score) << where;
         break;
       case ProvenResult::kDraw:
-        EXPECT_TRUE(proof.exact) << where;
-        EXPECT_EQ(proof.score, 0) << where;
+        EXPECT_TRUE(proof.best.exact) << where;
+        EXPECT_EQ(proof.best.score, 0) << where;
         break;
       case ProvenResult::kLoss:
-        EXPECT_FALSE(proof.exact) << where;
-        EXPECT_EQ(proof.bound, Bound::kUpper) << where;
-        EXPECT_LT(proof.score, kDrawBoundary) << where;
-        EXPECT_GE(proof.score, solved.score) << where;
+        EXPECT_FALSE(proof.best.exact) << where;
+        EXPECT_EQ(proof.best.bound, Bound::kUpper) << where;
+        EXPECT_LT(proof.best.score, kDrawBoundary) << where;
+        EXPECT_GE(proof.best.score, solved.best.score) << where;
         break;
       case ProvenResult::kUnknown:
         FAIL() << where;
     }
-    ASSERT_TRUE(position.IsLegal(proof.best_move)) << where;
+    ASSERT_TRUE(position.IsLegal(proof.best.move)) << where;
     if (expected != ProvenResult::kLoss) {
       // The move kept keeps the result: after it, the opponent's exact value is its mirror.
       Position child = position;
-      child.Play(proof.best_move);
-      EXPECT_EQ(ResultOfValue(-Solve(exact, child).score), expected)
-          << where << " move " << MoveToString(proof.best_move);
+      child.Play(proof.best.move);
+      EXPECT_EQ(ResultOfValue(-Solve(exact, child).best.score), expected)
+          << where << " move " << MoveToString(proof.best.move);
     }
   }
   // Both sides win among these positions, and some are drawn.
@@ -171,12 +154,12 @@ TEST(ProofTest, WithTimeLeftTheProofGoesOnToTheExactValue) {
     SearchLimits limits;
     limits.nodes = 1'000'000'000;
     const SearchResult result = searcher.Search(position, limits, {});
-    EXPECT_TRUE(result.exact);
-    EXPECT_EQ(result.score, solved.score);
-    EXPECT_EQ(result.proven, ResultOfValue(solved.score));
+    EXPECT_TRUE(result.best.exact);
+    EXPECT_EQ(result.best.score, solved.best.score);
+    EXPECT_EQ(result.best.proven, ResultOfValue(solved.best.score));
     Position child = position;
-    child.Play(result.best_move);
-    EXPECT_EQ(-Solve(exact, child).score, solved.score) << MoveToString(result.best_move);
+    child.Play(result.best.move);
+    EXPECT_EQ(-Solve(exact, child).best.score, solved.best.score) << MoveToString(result.best.move);
   }
 }
 
@@ -190,7 +173,7 @@ TEST(ProofTest, AWinProvenOnceIsKeptToTheEnd) {
   for (size_t g = 0; g < games.size(); ++g) {
     Position position = After(games[g], kTotalPlies - 14);
     exact.NewGame();
-    if (ResultOfValue(Solve(exact, position).score) != ProvenResult::kWin) continue;
+    if (ResultOfValue(Solve(exact, position).best.score) != ProvenResult::kWin) continue;
     const Player winner = position.SideToMove();
     Searcher searcher(kHashMegabytes);
     std::mt19937_64 rng(g);
@@ -198,9 +181,10 @@ TEST(ProofTest, AWinProvenOnceIsKeptToTheEnd) {
       SearchLimits limits;
       limits.prove = true;
       const SearchResult result = searcher.Search(position, limits, {});
-      ASSERT_EQ(result.proven, ProvenResult::kWin) << "game " << g << " ply " << position.Ply();
-      position.Play(result.best_move);
-      ASSERT_EQ(ResultOfValue(-Solve(exact, position).score), ProvenResult::kWin)
+      ASSERT_EQ(result.best.proven, ProvenResult::kWin)
+          << "game " << g << " ply " << position.Ply();
+      position.Play(result.best.move);
+      ASSERT_EQ(ResultOfValue(-Solve(exact, position).best.score), ProvenResult::kWin)
           << "game " << g << " ply " << position.Ply();
       ++kept;
       if (position.IsGameOver()) break;
@@ -217,8 +201,8 @@ TEST(ProofTest, ADepthSolvesTheExactValueAsBefore) {
   const std::vector<std::vector<std::string>> games = ReferenceGames(1);
   Searcher searcher(kHashMegabytes);
   const SearchResult result = Solve(searcher, After(games[0], kTotalPlies - 10));
-  EXPECT_EQ(result.bound, Bound::kExact);
-  EXPECT_EQ(result.proven, ResultOfValue(result.score));
+  EXPECT_EQ(result.best.bound, Bound::kExact);
+  EXPECT_EQ(result.best.proven, ResultOfValue(result.best.score));
 }
 
 TEST(ProofTest, ValuesMapToResults) {

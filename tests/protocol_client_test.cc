@@ -41,7 +41,9 @@ Json ReadingJson(const EngineReply& reply, bool ended) {
       json["bound"] = line.score_bound == ScoreBound::kLower ? "lower" : "upper";
     }
     if (line.exact) json["exact"] = true;
-    if (line.proven) json["proven"] = std::string(ProvenOutcomeText(*line.proven));
+    if (line.proven != ProvenResult::kUnknown) {
+      json["proven"] = std::string(ProvenResultText(line.proven));
+    }
     json["pv"] = absl::StrJoin(line.pv, " ");
     lines.push_back(json);
   }

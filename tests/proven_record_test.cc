@@ -11,6 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
+#include "tests/our_engine.h"
+#include "tests/reference_games.h"
 #include "tools/client/engine_client.h"
 #include "tools/common/json.h"
 #include "tools/match/cli.h"
@@ -21,20 +23,9 @@
 namespace divercite {
 namespace {
 
-std::vector<std::string> ReferenceGameMoves(int index) {
-  std::ifstream in(std::string(DIVERCITE_REFERENCE_DIR) + "/games.jsonl");
-  std::string line;
-  for (int i = 0; i <= index; ++i) std::getline(in, line);
-  std::vector<std::string> moves;
-  absl::StatusOr<Json> json = ParseJson(line);
-  EXPECT_TRUE(json.ok()) << json.status();
-  if (!json.ok()) return moves;
-  absl::StatusOr<const Json*> list = JsonArrayMember(*json, "moves", 40);
-  EXPECT_TRUE(list.ok()) << list.status();
-  if (!list.ok()) return moves;
-  for (const Json& move : **list) moves.push_back(JsonToString(move, "a move").value_or(""));
-  return moves;
-}
+using testing::OurEngine;
+
+using testing::ReferenceGameMoves;
 
 // `position` after the first `plies` moves of reference game `index`.
 std::string ReferencePosition(int index, int plies) {
@@ -48,12 +39,12 @@ GameRecord RecordWithProofs() {
   record.game = 3;
   record.p1 = "a";
   record.p2 = "b";
-  record.result = GameOutcome::kFirstWins;
+  record.result = GameResult::kFirstWins;
   record.start = "startpos";
-  record.moves = {{"BC23", 120, 35, false, std::nullopt},
-                  {"GC32", 7, -300, false, ProvenOutcome::kLoss},
-                  {"YR44", 10, 300, true, ProvenOutcome::kWin},
-                  {"RR62", 0, 0, true, ProvenOutcome::kDraw}};
+  record.moves = {{"BC23", 120, 35, false, ProvenResult::kUnknown},
+                  {"GC32", 7, -300, false, ProvenResult::kLoss},
+                  {"YR44", 10, 300, true, ProvenResult::kWin},
+                  {"RR62", 0, 0, true, ProvenResult::kDraw}};
   return record;
 }
 
@@ -87,7 +78,7 @@ TEST(ProvenRecordTest, LinesWithoutTheFieldStillReadAndABadOneIsNamed) {
                  R"("moves":[{"move":"BC23","ms":5,"score":-100,"exact":true}]})"));
   ASSERT_TRUE(old.ok()) << old.status();
   ASSERT_EQ(old->moves.size(), 1u);
-  EXPECT_FALSE(old->moves[0].proven.has_value());
+  EXPECT_EQ(old->moves[0].proven, ProvenResult::kUnknown);
   EXPECT_TRUE(old->moves[0].exact);
 
   const absl::StatusOr<GameRecord> unknown = GameRecord::FromJson(*ParseJson(
@@ -103,25 +94,17 @@ TEST(ProvenRecordTest, LinesWithoutTheFieldStillReadAndABadOneIsNamed) {
       << mistyped.status();
 }
 
-EngineClient RealEngine() {
-  EngineConfig config;
-  config.name = "divercite";
-  config.command = DIVERCITE_ENGINE_BINARY;
-  config.options = {{"Hash", "16"}};
-  return EngineClient(config);
-}
-
 // Reference game 0 is won by the side to move 14 plies from the end (ply 26): `go prove`
 // proves it in well under a second, and solving it exactly proves it too.
 TEST(ProvenClientTest, TheProofOfTheFinalReportIsRead) {
-  EngineClient engine = RealEngine();
+  EngineClient engine = OurEngine();
   ASSERT_TRUE(engine.EnsureStarted(absl::Seconds(30)).ok());
   ASSERT_TRUE(engine.NewGame(absl::Seconds(30)).ok());
 
   absl::StatusOr<EngineReply> proof =
       engine.Go(ReferencePosition(0, 26), "go prove", absl::Seconds(60));
   ASSERT_TRUE(proof.ok()) << proof.status();
-  EXPECT_EQ(proof->proven, ProvenOutcome::kWin);
+  EXPECT_EQ(proof->proven, ProvenResult::kWin);
   EXPECT_FALSE(proof->exact);
   EXPECT_EQ(proof->score_bound, ScoreBound::kLower);
   ASSERT_TRUE(proof->score_cp.has_value());
@@ -130,7 +113,7 @@ TEST(ProvenClientTest, TheProofOfTheFinalReportIsRead) {
   absl::StatusOr<EngineReply> exact =
       engine.Go(ReferencePosition(0, 26), "go depth 40", absl::Seconds(60));
   ASSERT_TRUE(exact.ok()) << exact.status();
-  EXPECT_EQ(exact->proven, ProvenOutcome::kWin);
+  EXPECT_EQ(exact->proven, ProvenResult::kWin);
   EXPECT_TRUE(exact->exact);
   EXPECT_EQ(exact->score_bound, ScoreBound::kNone);
   EXPECT_GE(exact->score_cp.value_or(0), *proof->score_cp);
@@ -140,14 +123,14 @@ TEST(ProvenClientTest, TheProofOfTheFinalReportIsRead) {
       engine.Go(ReferencePosition(0, 27), "go depth 40", absl::Seconds(60));
   ASSERT_TRUE(next.ok()) << next.status();
   ASSERT_TRUE(next->exact && next->score_cp.has_value());
-  EXPECT_EQ(next->proven, *next->score_cp > 0    ? ProvenOutcome::kWin
-                          : *next->score_cp == 0 ? ProvenOutcome::kDraw
-                                                 : ProvenOutcome::kLoss);
+  EXPECT_EQ(next->proven, *next->score_cp > 0    ? ProvenResult::kWin
+                          : *next->score_cp == 0 ? ProvenResult::kDraw
+                                                 : ProvenResult::kLoss);
 
   absl::StatusOr<EngineReply> early =
       engine.Go(ReferencePosition(0, 4), "go depth 3", absl::Seconds(60));
   ASSERT_TRUE(early.ok()) << early.status();
-  EXPECT_FALSE(early->proven.has_value());
+  EXPECT_EQ(early->proven, ProvenResult::kUnknown);
   EXPECT_FALSE(early->exact);
   engine.Quit();
 }
@@ -196,13 +179,13 @@ TEST(ProvenMatchTest, EveryMoveOfASolvedEndgameIsRecordedWithItsProof) {
     ASSERT_EQ(record.moves.size(), 40u - kOpeningPlies);
     for (size_t i = 0; i < record.moves.size(); ++i) {
       const MoveRecord& move = record.moves[i];
-      ASSERT_TRUE(move.proven.has_value()) << "move " << i;
+      ASSERT_NE(move.proven, ProvenResult::kUnknown) << "move " << i;
       const bool first_moved = (kOpeningPlies + i) % 2 == 0;
-      const ProvenOutcome expected = record.result == GameOutcome::kDraw ? ProvenOutcome::kDraw
-                                     : (record.result == GameOutcome::kFirstWins) == first_moved
-                                         ? ProvenOutcome::kWin
-                                         : ProvenOutcome::kLoss;
-      EXPECT_EQ(*move.proven, expected) << "move " << i << " of game " << record.game;
+      const ProvenResult expected = record.result == GameResult::kDraw ? ProvenResult::kDraw
+                                    : (record.result == GameResult::kFirstWins) == first_moved
+                                        ? ProvenResult::kWin
+                                        : ProvenResult::kLoss;
+      EXPECT_EQ(move.proven, expected) << "move " << i << " of game " << record.game;
     }
   }
   std::stringstream readable;

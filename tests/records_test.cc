@@ -34,14 +34,14 @@ GameRecord SampleRecord() {
   record.second_engine = 0;
   record.p1 = "engine";
   record.p2 = "skypiea_v5";
-  record.result = GameOutcome::kFirstWins;
+  record.result = GameResult::kFirstWins;
   record.termination = Termination::kNormal;
   record.start = "startpos";
   record.opening = "RC14 GR04";
   record.time_controls = {"tc=10+0.1", "tc=inf"};
-  record.moves = {{"BC23", 120, 35, false, std::nullopt},
-                  {"GC32", 7, std::nullopt, false, std::nullopt},
-                  {"YR44", 0, -200, true, std::nullopt}};
+  record.moves = {{"BC23", 120, 35, false, ProvenResult::kUnknown},
+                  {"GC32", 7, std::nullopt, false, ProvenResult::kUnknown},
+                  {"YR44", 0, -200, true, ProvenResult::kUnknown}};
   record.final_scores = {21, 14};
   return record;
 }
@@ -95,23 +95,25 @@ TEST(GameRecordTest, RoundTripsThroughItsLine) {
   EXPECT_EQ(DumpJson(read->ToJson()), kSampleLine);
 }
 
-TEST(GameRecordTest, EveryOutcomeAndTerminationRoundTrips) {
-  for (const GameOutcome outcome :
-       {GameOutcome::kFirstWins, GameOutcome::kSecondWins, GameOutcome::kDraw}) {
-    EXPECT_EQ(*ParseGameOutcome(GameOutcomeText(outcome)), outcome);
+TEST(GameRecordTest, EveryResultAndTerminationRoundTrips) {
+  for (const GameResult result :
+       {GameResult::kFirstWins, GameResult::kSecondWins, GameResult::kDraw}) {
+    EXPECT_EQ(*ParseGameResult(GameResultText(result)), result);
   }
-  EXPECT_EQ(GameOutcomeText(GameOutcome::kDraw), "1/2-1/2");
+  EXPECT_EQ(GameResultText(GameResult::kDraw), "1/2-1/2");
+  // A record's game is over: the ongoing game's "*" is no result to read.
+  EXPECT_FALSE(ParseGameResult("*").ok());
   for (const Termination termination :
        {Termination::kNormal, Termination::kTime, Termination::kIllegal, Termination::kCrash,
         Termination::kStall, Termination::kLimit, Termination::kAdjudication}) {
     GameRecord record = SampleRecord();
     record.termination = termination;
-    record.result = GameOutcome::kSecondWins;
+    record.result = GameResult::kSecondWins;
     record.reason = "why";
     const absl::StatusOr<GameRecord> read = RecordOfLine(DumpJson(record.ToJson()));
     ASSERT_TRUE(read.ok()) << read.status();
     EXPECT_EQ(read->termination, termination);
-    EXPECT_EQ(read->result, GameOutcome::kSecondWins);
+    EXPECT_EQ(read->result, GameResult::kSecondWins);
     EXPECT_EQ(read->reason, "why");
   }
   EXPECT_EQ(TerminationText(Termination::kIllegal), "illegal");
@@ -124,9 +126,9 @@ TEST(GameRecordTest, PointsFollowTheResult) {
   EXPECT_EQ(record.FirstPlayerPoints(), 1.0);
   EXPECT_EQ(record.PointsOf(1), 1.0);
   EXPECT_EQ(record.PointsOf(0), 0.0);
-  record.result = GameOutcome::kDraw;
+  record.result = GameResult::kDraw;
   EXPECT_EQ(record.PointsOf(0), 0.5);
-  record.result = GameOutcome::kSecondWins;
+  record.result = GameResult::kSecondWins;
   EXPECT_EQ(record.PointsOf(0), 1.0);
 }
 
@@ -171,7 +173,7 @@ TEST(GameRecordTest, MissingOrMistypedFieldsAreNamed) {
       RecordOfLine(R"({"game":4,"result":"0-1","p1":"a","p2":"b"})");
   ASSERT_TRUE(minimal.ok()) << minimal.status();
   EXPECT_EQ(minimal->game, 4);
-  EXPECT_EQ(minimal->result, GameOutcome::kSecondWins);
+  EXPECT_EQ(minimal->result, GameResult::kSecondWins);
   EXPECT_EQ(minimal->termination, Termination::kNormal);
   EXPECT_TRUE(minimal->moves.empty());
 }
@@ -486,7 +488,7 @@ TEST(RecordsTest, SharedLinesAreReadAsEveryReaderReadsThem) {
       position.Play(move);
     }
     EXPECT_EQ(moves, expected.at("moves").get<std::vector<std::string>>());
-    EXPECT_EQ(GameOutcomeText(record->result), expected.at("result").get<std::string>());
+    EXPECT_EQ(GameResultText(record->result), expected.at("result").get<std::string>());
     EXPECT_EQ((std::vector<int>{position.Score(Player::kFirst), position.Score(Player::kSecond)}),
               expected.at("scores").get<std::vector<int>>());
     ++read;

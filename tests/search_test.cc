@@ -47,14 +47,14 @@ TEST_P(SolverTest, SolverEqualsBruteForceAndItsMoveAchievesIt) {
     const Position position = testing::RandomGame(seed, plies).back();
     const int margin = BruteForceMargin(position);
     const SearchResult result = SearchToDepth(position, kTotalPlies, 1, GetParam());
-    ASSERT_TRUE(result.exact) << "seed " << seed;
-    ASSERT_EQ(result.score, 100 * margin) << "seed " << seed;
-    ASSERT_TRUE(position.IsLegal(result.best_move));
+    ASSERT_TRUE(result.best.exact) << "seed " << seed;
+    ASSERT_EQ(result.best.score, 100 * margin) << "seed " << seed;
+    ASSERT_TRUE(position.IsLegal(result.best.move));
     Position child = position;
-    child.Play(result.best_move);
+    child.Play(result.best.move);
     EXPECT_EQ(-BruteForceMargin(child), margin) << "the move must achieve the value";
-    ASSERT_FALSE(result.pv.empty());
-    EXPECT_EQ(result.pv[0], result.best_move);
+    ASSERT_FALSE(result.best.pv.empty());
+    EXPECT_EQ(result.best.pv[0], result.best.move);
   }
 }
 
@@ -66,10 +66,10 @@ TEST_P(SolverTest, MoreThreadsLeaveTheSolveExact) {
     const int margin = BruteForceMargin(position);
     for (const int threads : {3, 4}) {
       const SearchResult result = SearchToDepth(position, kTotalPlies, threads, GetParam());
-      ASSERT_TRUE(result.exact);
-      ASSERT_EQ(result.score, 100 * margin) << "seed " << seed << " threads " << threads;
+      ASSERT_TRUE(result.best.exact);
+      ASSERT_EQ(result.best.score, 100 * margin) << "seed " << seed << " threads " << threads;
       Position child = position;
-      child.Play(result.best_move);
+      child.Play(result.best.move);
       EXPECT_EQ(-BruteForceMargin(child), margin) << "seed " << seed << " threads " << threads;
     }
   }
@@ -82,14 +82,14 @@ TEST_P(SolverTest, ThreadsThatDeferMovesStayExact) {
   for (std::uint64_t seed = 300; seed < 306; ++seed) {
     const Position position = testing::RandomGame(seed, 29 + static_cast<int>(seed % 2)).back();
     const SearchResult alone = SearchToDepth(position, kTotalPlies, 1, GetParam());
-    ASSERT_TRUE(alone.exact);
+    ASSERT_TRUE(alone.best.exact);
     for (const int threads : {2, 4}) {
       const SearchResult result = SearchToDepth(position, kTotalPlies, threads, GetParam());
-      ASSERT_TRUE(result.exact);
-      ASSERT_EQ(result.score, alone.score) << "seed " << seed << " threads " << threads;
+      ASSERT_TRUE(result.best.exact);
+      ASSERT_EQ(result.best.score, alone.best.score) << "seed " << seed << " threads " << threads;
       Position child = position;
-      child.Play(result.best_move);
-      EXPECT_EQ(-SearchToDepth(child, kTotalPlies, 1, GetParam()).score, alone.score)
+      child.Play(result.best.move);
+      EXPECT_EQ(-SearchToDepth(child, kTotalPlies, 1, GetParam()).best.score, alone.best.score)
           << "seed " << seed << " threads " << threads;
     }
   }
@@ -112,24 +112,24 @@ TEST_P(SolverTest, DepthAtLeastThePliesLeftIsExactFromEightPliesLeft) {
   for (std::uint64_t seed = 100; seed < 106; ++seed) {
     const Position position = testing::RandomGame(seed, 32).back();
     const SearchResult exact = SearchToDepth(position, position.PliesLeft(), 1, GetParam());
-    ASSERT_TRUE(exact.exact);
-    EXPECT_EQ(exact.depth, position.PliesLeft());
+    ASSERT_TRUE(exact.best.exact);
+    EXPECT_EQ(exact.best.depth, position.PliesLeft());
     // Searching deeper than the game lasts gives the same value.
-    EXPECT_EQ(SearchToDepth(position, kTotalPlies, 1, GetParam()).score, exact.score);
+    EXPECT_EQ(SearchToDepth(position, kTotalPlies, 1, GetParam()).best.score, exact.best.score);
     // Two threads agree on the exact value.
-    EXPECT_EQ(SearchToDepth(position, kTotalPlies, 2, GetParam()).score, exact.score);
+    EXPECT_EQ(SearchToDepth(position, kTotalPlies, 2, GetParam()).best.score, exact.best.score);
     // A shallower search is not marked exact.
-    EXPECT_FALSE(SearchToDepth(position, position.PliesLeft() - 1, 1, GetParam()).exact);
+    EXPECT_FALSE(SearchToDepth(position, position.PliesLeft() - 1, 1, GetParam()).best.exact);
   }
 }
 
 TEST(SearchTest, SymmetricPositionsHaveTheSameSolvedValue) {
   const Position position = testing::RandomGame(7, 33).back();
-  const int value = SearchToDepth(position, kTotalPlies).score;
+  const int value = SearchToDepth(position, kTotalPlies).best.score;
   for (int s = 0; s < kNumBoardSymmetries; ++s) {
     for (const int k : {0, 5, 23}) {
       const Position image = TransformPosition(position, s, k);
-      EXPECT_EQ(SearchToDepth(image, kTotalPlies).score, value) << s << "/" << k;
+      EXPECT_EQ(SearchToDepth(image, kTotalPlies).best.score, value) << s << "/" << k;
     }
   }
 }
@@ -140,12 +140,12 @@ TEST(SearchTest, SharedTableAcrossSymmetricSearchesStaysExact) {
   SearchLimits limits;
   limits.depth = kTotalPlies;
   const Position position = testing::RandomGame(11, 34).back();
-  const int value = searcher.Search(position, limits, {}).score;
+  const int value = searcher.Search(position, limits, {}).best.score;
   for (int s = 1; s < kNumBoardSymmetries; ++s) {
     const Position image = TransformPosition(position, s);
     const SearchResult result = searcher.Search(image, limits, {});
-    EXPECT_EQ(result.score, value);
-    EXPECT_TRUE(image.IsLegal(result.best_move)) << MoveToString(result.best_move);
+    EXPECT_EQ(result.best.score, value);
+    EXPECT_TRUE(image.IsLegal(result.best.move)) << MoveToString(result.best.move);
   }
 }
 
@@ -159,14 +159,14 @@ TEST(SearchTest, ARepeatedSolveOverAFullTableStillReturnsAMoveThatAchievesTheVal
     Searcher searcher(kTestHashMegabytes);
     SearchLimits limits;
     limits.depth = kTotalPlies;
-    const int value = searcher.Search(position, limits, {}).score;
+    const int value = searcher.Search(position, limits, {}).best.score;
     for (int repeat = 0; repeat < 2; ++repeat) {
       const SearchResult result = searcher.Search(position, limits, {});
-      ASSERT_EQ(result.score, value) << "seed " << seed;
+      ASSERT_EQ(result.best.score, value) << "seed " << seed;
       Position child = position;
-      child.Play(result.best_move);
-      ASSERT_EQ(-SearchToDepth(child, kTotalPlies).score, value)
-          << "seed " << seed << " repeat " << repeat << " move " << MoveToString(result.best_move);
+      child.Play(result.best.move);
+      ASSERT_EQ(-SearchToDepth(child, kTotalPlies).best.score, value)
+          << "seed " << seed << " repeat " << repeat << " move " << MoveToString(result.best.move);
       ++checked;
     }
   }
@@ -190,11 +190,11 @@ TEST(SearchTest, TheRootNamesAMoveThatAchievesItsValueAfterAnEarlierSolve) {
   limits.depth = kTotalPlies;
   searcher.Search(*at_29, limits, {});
   const SearchResult result = searcher.Search(*at_31, limits, {});
-  EXPECT_EQ(result.score, 400);
+  EXPECT_EQ(result.best.score, 400);
   Position child = *at_31;
-  child.Play(result.best_move);
-  EXPECT_EQ(-SearchToDepth(child, kTotalPlies).score, result.score)
-      << MoveToString(result.best_move) << " does not achieve the root's value";
+  child.Play(result.best.move);
+  EXPECT_EQ(-SearchToDepth(child, kTotalPlies).best.score, result.best.score)
+      << MoveToString(result.best.move) << " does not achieve the root's value";
 }
 
 TEST(SearchTest, ShallowSearchesReturnLegalMovesEverywhere) {
@@ -202,7 +202,7 @@ TEST(SearchTest, ShallowSearchesReturnLegalMovesEverywhere) {
     for (const Position& position : testing::RandomGame(seed)) {
       if (position.IsGameOver()) continue;
       const SearchResult result = SearchToDepth(position, 2);
-      ASSERT_TRUE(position.IsLegal(result.best_move)) << MoveToString(result.best_move);
+      ASSERT_TRUE(position.IsLegal(result.best.move)) << MoveToString(result.best.move);
       ASSERT_GT(result.nodes, 0u);
     }
   }
@@ -210,7 +210,7 @@ TEST(SearchTest, ShallowSearchesReturnLegalMovesEverywhere) {
 
 TEST(SearchTest, FinishedGameHasNoMove) {
   const Position finished = testing::RandomGame(3).back();
-  EXPECT_TRUE(SearchToDepth(finished, 5).best_move.IsNone());
+  EXPECT_TRUE(SearchToDepth(finished, 5).best.move.IsNone());
 }
 
 TEST(SearchTest, NodeLimitIsRespected) {
@@ -218,7 +218,7 @@ TEST(SearchTest, NodeLimitIsRespected) {
   SearchLimits limits;
   limits.nodes = 20000;
   const SearchResult result = searcher.Search(Position::Start(), limits, {});
-  EXPECT_TRUE(Position::Start().IsLegal(result.best_move));
+  EXPECT_TRUE(Position::Start().IsLegal(result.best.move));
   EXPECT_LE(result.nodes, limits.nodes + 2048) << "checked every 1024 nodes";
 }
 
@@ -231,7 +231,7 @@ TEST(SearchTest, StopFromAnotherThreadEndsAnInfiniteSearch) {
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   searcher.Stop();
   search.join();
-  EXPECT_TRUE(Position::Start().IsLegal(result.best_move));
+  EXPECT_TRUE(Position::Start().IsLegal(result.best.move));
 }
 
 TEST(SearchTest, IterationsAreReported) {

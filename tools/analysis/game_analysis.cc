@@ -20,7 +20,7 @@ struct PositionValue {
   int value = 0;  // side to move's view
   Move best;      // None when the game is over
   bool exact = false;
-  std::optional<ProvenOutcome> proven;  // side to move's view
+  ProvenResult proven = ProvenResult::kUnknown;  // side to move's view
   // A move that keeps the proven result: the proof's, or the best move of a value that
   // proves it (a depth-limited search's best move may not keep a proven win).
   Move keeps;
@@ -54,17 +54,17 @@ absl::StatusOr<std::vector<AnalysisLine>> LinesOf(const EngineReply& reply,
 }
 
 // The result an exact value means: exact values are whole points, the tie-break included.
-ProvenOutcome ResultOfExactValue(int value) {
-  return value > 0 ? ProvenOutcome::kWin : value == 0 ? ProvenOutcome::kDraw : ProvenOutcome::kLoss;
+ProvenResult ResultOfExactValue(int value) {
+  return value > 0 ? ProvenResult::kWin : value == 0 ? ProvenResult::kDraw : ProvenResult::kLoss;
 }
 
-// Better results for the side whose view they are in rank higher.
-int Rank(ProvenOutcome outcome) {
-  return outcome == ProvenOutcome::kWin ? 2 : outcome == ProvenOutcome::kDraw ? 1 : 0;
+// Better proven results for the side whose view they are in rank higher.
+int Rank(ProvenResult proven) {
+  return proven == ProvenResult::kWin ? 2 : proven == ProvenResult::kDraw ? 1 : 0;
 }
 
-ProvenOutcome FirstPlayerView(const Position& position, ProvenOutcome outcome) {
-  return position.SideToMove() == Player::kFirst ? outcome : OpponentView(outcome);
+ProvenResult FirstPlayerView(const Position& position, ProvenResult proven) {
+  return position.SideToMove() == Player::kFirst ? proven : OpponentView(proven);
 }
 
 std::string PositionLine(const GameToAnalyze& game, size_t moves_played) {
@@ -113,10 +113,13 @@ absl::StatusOr<PositionValue> ValueOf(const GameToAnalyze& game, size_t moves_pl
         absl::StrCat(where(), engine.config().name, " reported no score"));
   }
   // An exact value proves the result; so may an engine's search that stopped at a proof.
-  const std::optional<ProvenOutcome> proven =
-      reply->exact ? ResultOfExactValue(*reply->score_cp) : reply->proven;
-  PositionValue value{
-      *reply->score_cp, *best, reply->exact, proven, proven ? *best : Move::None(), {}};
+  const ProvenResult proven = reply->exact ? ResultOfExactValue(*reply->score_cp) : reply->proven;
+  PositionValue value{*reply->score_cp,
+                      *best,
+                      reply->exact,
+                      proven,
+                      proven != ProvenResult::kUnknown ? *best : Move::None(),
+                      {}};
   if (settings.multipv > 1) {
     absl::StatusOr<std::vector<AnalysisLine>> lines = LinesOf(*reply, position);
     if (!lines.ok()) {
@@ -128,9 +131,9 @@ absl::StatusOr<PositionValue> ValueOf(const GameToAnalyze& game, size_t moves_pl
   return value;
 }
 
-// What a proof found: the result (none if it found none in its time) and its move.
+// What a proof found: the result (kUnknown if it found none in its time) and its move.
 struct Proof {
-  std::optional<ProvenOutcome> proven;
+  ProvenResult proven = ProvenResult::kUnknown;
   Move keeps;
 };
 
@@ -145,7 +148,7 @@ absl::StatusOr<Proof> ProofOf(const GameToAnalyze& game, size_t moves_played,
     return absl::Status(reply.status().code(), absl::StrCat("ply ", position.Ply(),
                                                             ": proof: ", reply.status().message()));
   }
-  if (!reply->proven) return Proof{};
+  if (reply->proven == ProvenResult::kUnknown) return Proof{};
   absl::StatusOr<Move> keeps = ParseMove(reply->bestmove);
   const absl::Status legal = keeps.ok() ? position.CheckLegal(*keeps) : keeps.status();
   if (!legal.ok()) {
@@ -165,7 +168,7 @@ absl::Status ProveResults(const GameToAnalyze& game, const std::vector<Position>
   if (settings.prove_movetime_ms <= 0) return absl::OkStatus();
   int unproven_in_a_row = 0;
   for (size_t k = positions.size(); k-- > 0 && unproven_in_a_row < 2;) {
-    if (values[k].proven) {  // exact, or proven by the value's own search
+    if (values[k].proven != ProvenResult::kUnknown) {  // exact, or proven by its own search
       unproven_in_a_row = 0;
       continue;
     }
@@ -174,7 +177,7 @@ absl::Status ProveResults(const GameToAnalyze& game, const std::vector<Position>
     if (!proof.ok()) return proof.status();
     values[k].proven = proof->proven;
     values[k].keeps = proof->keeps;
-    unproven_in_a_row = proof->proven ? 0 : unproven_in_a_row + 1;
+    unproven_in_a_row = proof->proven != ProvenResult::kUnknown ? 0 : unproven_in_a_row + 1;
   }
   return absl::OkStatus();
 }
@@ -194,7 +197,7 @@ void Summarize(GameAnalysis& analysis) {
     if (move.loss > 0) player.largest.push_back({move.ply, move.move, move.best, move.loss});
     if (move.result_changing) {
       player.result_changes.push_back(
-          {move.ply, move.move, move.keeps, *move.proven_before, *move.proven_after});
+          {move.ply, move.move, move.keeps, move.proven_before, move.proven_after});
     }
   }
   for (PlayerSummary& player : analysis.players) {
@@ -253,9 +256,10 @@ absl::StatusOr<GameAnalysis> AnalyzeGame(const GameToAnalyze& game,
     move.proven_before = values[k].proven;
     move.keeps = values[k].keeps;
     move.lines = values[k].lines;
-    if (values[k + 1].proven) move.proven_after = OpponentView(*values[k + 1].proven);
-    move.result_changing = move.proven_before && move.proven_after &&
-                           Rank(*move.proven_after) < Rank(*move.proven_before);
+    move.proven_after = OpponentView(values[k + 1].proven);
+    move.result_changing = move.proven_before != ProvenResult::kUnknown &&
+                           move.proven_after != ProvenResult::kUnknown &&
+                           Rank(move.proven_after) < Rank(move.proven_before);
     analysis.moves.push_back(move);
   }
   const Position& last = positions.back();
@@ -281,18 +285,18 @@ absl::StatusOr<GameAnalysis> AnalyzeGame(const GameToAnalyze& game,
     }
   }
   for (size_t k = 0; k < positions.size(); ++k) {
-    if (values[k].proven) {
+    if (values[k].proven != ProvenResult::kUnknown) {
       analysis.first_proven_ply = positions[k].Ply();
       break;
     }
   }
-  if (values.back().proven) {
+  if (values.back().proven != ProvenResult::kUnknown) {
     // Walk back from the end while the proofs agree with the last one; a position without a
     // proof (its proof did not fit its time) neither agrees nor stops the walk.
-    const ProvenOutcome result = FirstPlayerView(last, *values.back().proven);
+    const ProvenResult result = FirstPlayerView(last, values.back().proven);
     for (size_t k = positions.size(); k-- > 0;) {
-      if (!values[k].proven) continue;
-      if (FirstPlayerView(positions[k], *values[k].proven) != result) break;
+      if (values[k].proven == ProvenResult::kUnknown) continue;
+      if (FirstPlayerView(positions[k], values[k].proven) != result) break;
       analysis.proven_ply = positions[k].Ply();
     }
   }

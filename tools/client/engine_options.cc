@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "engine/enum_names.h"
 
 namespace divercite {
 namespace {
@@ -16,13 +17,17 @@ bool IsKeyword(absl::string_view word) {
   return word == "type" || word == "default" || word == "min" || word == "max" || word == "var";
 }
 
+// An `option` line's `type` words; any other is kOther.
+constexpr EnumName<AdvertisedOption::Type> kOptionTypeNames[] = {
+    {AdvertisedOption::Type::kSpin, "spin"},
+    {AdvertisedOption::Type::kCombo, "combo"},
+    {AdvertisedOption::Type::kCheck, "check"},
+    {AdvertisedOption::Type::kString, "string"},
+    {AdvertisedOption::Type::kButton, "button"}};
+static_assert(NamesAreDistinct(kOptionTypeNames));
+
 AdvertisedOption::Type TypeNamed(absl::string_view type) {
-  if (type == "spin") return AdvertisedOption::Type::kSpin;
-  if (type == "combo") return AdvertisedOption::Type::kCombo;
-  if (type == "check") return AdvertisedOption::Type::kCheck;
-  if (type == "string") return AdvertisedOption::Type::kString;
-  if (type == "button") return AdvertisedOption::Type::kButton;
-  return AdvertisedOption::Type::kOther;
+  return ValueNamed(kOptionTypeNames, type).value_or(AdvertisedOption::Type::kOther);
 }
 
 std::string Range(const AdvertisedOption& option) {

@@ -1,15 +1,21 @@
 #include "tools/client/engine_reply.h"
 
+#include <optional>
 #include <utility>
 
-#include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "engine/enum_names.h"
 
 namespace divercite {
 namespace {
+
+// The word after a score that bounds it; any other leaves the score the search's value.
+constexpr EnumName<ScoreBound> kScoreBoundWords[] = {{ScoreBound::kLower, "lowerbound"},
+                                                     {ScoreBound::kUpper, "upperbound"}};
+static_assert(NamesAreDistinct(kScoreBoundWords));
 
 // An `info ... [multipv k] score cp X [lowerbound|upperbound] ... [pv m1 m2 ...]` line: the
 // line, and k in `rank` (left as it is without `multipv`). None without a score.
@@ -24,9 +30,7 @@ std::optional<EngineLine> ParseScoreLine(const std::vector<absl::string_view>& w
       line.emplace();
       line->score_cp = cp;
       const absl::string_view next = i + 3 < words.size() ? words[i + 3] : "";
-      line->score_bound = next == "lowerbound"   ? ScoreBound::kLower
-                          : next == "upperbound" ? ScoreBound::kUpper
-                                                 : ScoreBound::kNone;
+      line->score_bound = ValueNamed(kScoreBoundWords, next).value_or(ScoreBound::kNone);
     } else if (words[i] == "pv" && line) {
       for (size_t j = i + 1; j < words.size(); ++j) line->pv.emplace_back(words[j]);
       break;
@@ -66,7 +70,7 @@ ReplyReader::Step ReplyReader::Read(absl::string_view line) {
       reply_.lines.clear();
       reply_.score_cp = scored->score_cp;
       reply_.score_bound = scored->score_bound;
-      reply_.proven.reset();
+      reply_.proven = ProvenResult::kUnknown;
     }
     if (reply_.lines.size() < rank_) reply_.lines.resize(rank_);
     reply_.lines[rank_ - 1] = *std::move(scored);
@@ -79,7 +83,7 @@ ReplyReader::Step ReplyReader::Read(absl::string_view line) {
   }
   if (words.size() == 4 && words[1] == "string" && words[2] == "proven") {
     // An unknown word is ignored, as any line the client does not understand.
-    if (absl::StatusOr<ProvenOutcome> proven = ParseProvenOutcome(words[3]); proven.ok()) {
+    if (const std::optional<ProvenResult> proven = ValueNamed(kProvenResultNames, words[3])) {
       if (current != nullptr) current->proven = *proven;
       if (rank_ <= 1) reply_.proven = *proven;
     }

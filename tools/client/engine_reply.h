@@ -11,7 +11,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "tools/common/proven_outcome.h"
+#include "engine/game_result.h"
 
 namespace divercite {
 
@@ -33,8 +33,8 @@ struct EngineLine {
   int score_cp = 0;
   ScoreBound score_bound = ScoreBound::kNone;
   bool exact = false;
-  std::optional<ProvenOutcome> proven;  // the side to move's view
-  std::vector<std::string> pv;          // as sent, unvalidated; pv[0] is the line's move
+  ProvenResult proven = ProvenResult::kUnknown;  // the side to move's view
+  std::vector<std::string> pv;                   // as sent, unvalidated; pv[0] is the line's move
 };
 
 // What the engine answered to one `go`.
@@ -44,8 +44,8 @@ struct EngineReply {
   ScoreBound score_bound = ScoreBound::kNone;  // that line's bound
   bool exact = false;                          // an `info string exact` was seen
   // The `info string proven win|draw|loss` that followed the last score line (the search's
-  // final report, which the move comes from), the side to move's view; none if none did.
-  std::optional<ProvenOutcome> proven;
+  // final report, which the move comes from), the side to move's view; kUnknown if none did.
+  ProvenResult proven = ProvenResult::kUnknown;
   // The lines of the last report, best first: line k from the last `multipv k` score line
   // (one line without MultiPV, from the last score line). The fields above are line 1's.
   std::vector<EngineLine> lines;

@@ -40,22 +40,23 @@ std::optional<ExactSolution> ExactSolver::Solve(const Position& position) {
     const SearchResult result = searcher_->Search(line, limits, SearchCallbacks{});
     if (result.nodes >= nodes_left) return std::nullopt;
     nodes_left -= result.nodes;
-    if (!result.exact || result.best_move.IsNone()) return std::nullopt;
-    const int first_view = line.SideToMove() == Player::kFirst ? result.score : -result.score;
+    if (!result.best.exact || result.best.move.IsNone()) return std::nullopt;
+    const int first_view =
+        line.SideToMove() == Player::kFirst ? result.best.score : -result.best.score;
     if (first) {
       solution.value = first_view;
       first = false;
     } else if (first_view != solution.value) {
       return std::nullopt;  // the best line must keep the value it was solved with
     }
-    line.Play(result.best_move);
+    line.Play(result.best.move);
   }
   solution.final_scores = {line.Score(Player::kFirst), line.Score(Player::kSecond)};
   const int margin = kPoint * (solution.final_scores[0] - solution.final_scores[1]);
   if (margin != solution.value) return std::nullopt;
-  solution.result = margin > 0   ? GameOutcome::kFirstWins
-                    : margin < 0 ? GameOutcome::kSecondWins
-                                 : GameOutcome::kDraw;
+  solution.result = margin > 0   ? GameResult::kFirstWins
+                    : margin < 0 ? GameResult::kSecondWins
+                                 : GameResult::kDraw;
   return solution;
 }
 

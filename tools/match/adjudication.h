@@ -17,8 +17,8 @@
 #include <optional>
 #include <vector>
 
+#include "engine/game_result.h"
 #include "engine/position.h"
-#include "tools/records/game_record.h"
 
 namespace divercite {
 
@@ -38,7 +38,7 @@ std::optional<int> AgreedExactValue(const std::vector<std::optional<int>>& exact
 // A position solved to the end of the game.
 struct ExactSolution {
   int value = 0;  // centipoints of final margin, the first player's view, best play
-  GameOutcome result = GameOutcome::kDraw;
+  GameResult result = GameResult::kDraw;
   std::array<int, 2> final_scores{};  // at the end of the solved best line
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
@@ -9,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "engine/enum_names.h"
 #include "engine/position.h"
 #include "tools/match/argument_values.h"
 
@@ -168,14 +170,12 @@ absl::Status ApplySprt(absl::string_view, const std::vector<std::string>& values
 
 absl::Status ApplyTournament(absl::string_view, const std::vector<std::string>& values,
                              ParsedArgs& parsed) {
-  if (values[0] == "roundrobin") {
-    parsed.settings.tournament = Tournament::kRoundRobin;
-  } else if (values[0] == "gauntlet") {
-    parsed.settings.tournament = Tournament::kGauntlet;
-  } else {
+  const std::optional<Tournament> tournament = ValueNamed(kTournamentNames, values[0]);
+  if (!tournament || *tournament == Tournament::kMatch) {
     return absl::InvalidArgumentError(
         absl::StrCat("-tournament ", values[0], ": expected 'roundrobin' or 'gauntlet'"));
   }
+  parsed.settings.tournament = *tournament;
   return absl::OkStatus();
 }
 

@@ -68,7 +68,7 @@ GameRecord PlayRefereed(const GameSetup& setup) {
     record.reason = std::move(reason);
     record.final_scores = {position.Score(Player::kFirst), position.Score(Player::kSecond)};
     if (loser >= 0) {
-      record.result = loser == 0 ? GameOutcome::kSecondWins : GameOutcome::kFirstWins;
+      record.result = loser == 0 ? GameResult::kSecondWins : GameResult::kFirstWins;
       // Restarted fresh for the next game.
       const std::optional<int> exit_code = engines[loser]->Kill();
       if (termination == Termination::kCrash && exit_code && StoppedFromOutside(*exit_code)) {
@@ -79,17 +79,7 @@ GameRecord PlayRefereed(const GameSetup& setup) {
       }
       return record;
     }
-    switch (position.Result()) {
-      case GameResult::kFirstWins:
-        record.result = GameOutcome::kFirstWins;
-        break;
-      case GameResult::kSecondWins:
-        record.result = GameOutcome::kSecondWins;
-        break;
-      default:
-        record.result = GameOutcome::kDraw;
-        break;
-    }
+    record.result = position.Result();  // the board is full: never kOngoing
     return record;
   };
 

@@ -67,7 +67,7 @@ void LiveLog::MovePlayed(int game, int ply, absl::string_view move, std::int64_t
 void LiveLog::GameEnded(int game, const GameRecord& record, int ply) {
   Json json = Event("end", game);
   json["ply"] = ply;
-  json["result"] = std::string(GameOutcomeText(record.result));
+  json["result"] = std::string(GameResultText(record.result));
   json["termination"] = std::string(TerminationText(record.termination));
   json["reason"] = record.reason;
   json["final"] = Json::array({record.final_scores[0], record.final_scores[1]});

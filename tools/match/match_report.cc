@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
+#include "engine/enum_names.h"
 #include "tools/common/html.h"
 #include "tools/review/record_review.h"
 #include "tools/review/review_page.h"
@@ -31,29 +32,10 @@ const std::string& Name(const MatchSettings& settings, size_t engine) {
   return settings.engines[engine].config.name;
 }
 
-absl::string_view TournamentText(Tournament tournament) {
-  switch (tournament) {
-    case Tournament::kRoundRobin:
-      return "roundrobin";
-    case Tournament::kGauntlet:
-      return "gauntlet";
-    case Tournament::kMatch:
-      break;
-  }
-  return "match";
-}
-
-absl::string_view DecisionText(SprtDecision decision) {
-  switch (decision) {
-    case SprtDecision::kAcceptH0:
-      return "H0";
-    case SprtDecision::kAcceptH1:
-      return "H1";
-    case SprtDecision::kContinue:
-      break;
-  }
-  return "continue";
-}
+constexpr EnumName<SprtDecision> kDecisionNames[] = {{SprtDecision::kContinue, "continue"},
+                                                     {SprtDecision::kAcceptH0, "H0"},
+                                                     {SprtDecision::kAcceptH1, "H1"}};
+static_assert(NamesAreDistinct(kDecisionNames));
 
 // Engine 0 against each opponent whose statistics the runner prints: the other engine of a
 // match, each of a gauntlet's and all of them together; none in a round robin of more.
@@ -235,7 +217,7 @@ Json MatchReportJson(const MatchSettings& settings, const FinishedGames& finishe
   Json json = Json::object();
   json["games"] = finished.size();
   json["total"] = total_games;
-  json["tournament"] = std::string(TournamentText(settings.tournament));
+  json["tournament"] = std::string(NameOf(kTournamentNames, settings.tournament));
   Json engines = Json::array();
   for (size_t i = 0; i < n; ++i) engines.push_back(Name(settings, i));
   json["engines"] = std::move(engines);
@@ -283,12 +265,13 @@ Json MatchReportJson(const MatchSettings& settings, const FinishedGames& finishe
                                ? Json::array({pairs[0], pairs[1], pairs[2], pairs[3], pairs[4]})
                                : Json(nullptr);
     if (summary.sprt) {
-      match["sprt"] = Json{{"llr", summary.sprt->llr},
-                           {"lower", summary.sprt->lower},
-                           {"upper", summary.sprt->upper},
-                           {"elo0", settings.sprt->elo0},
-                           {"elo1", settings.sprt->elo1},
-                           {"decision", std::string(DecisionText(summary.sprt->decision))}};
+      match["sprt"] =
+          Json{{"llr", summary.sprt->llr},
+               {"lower", summary.sprt->lower},
+               {"upper", summary.sprt->upper},
+               {"elo0", settings.sprt->elo0},
+               {"elo1", settings.sprt->elo1},
+               {"decision", std::string(NameOf(kDecisionNames, summary.sprt->decision))}};
     } else {
       match["sprt"] = nullptr;
     }
@@ -318,7 +301,7 @@ Json MatchReportJson(const MatchSettings& settings, const FinishedGames& finishe
                          {"page", MatchGamePage(record)},
                          {"p1", record.p1},
                          {"p2", record.p2},
-                         {"result", std::string(GameOutcomeText(record.result))},
+                         {"result", std::string(GameResultText(record.result))},
                          {"termination", std::string(TerminationText(record.termination))},
                          {"final", Json::array({record.final_scores[0], record.final_scores[1]})}});
   }
@@ -507,7 +490,7 @@ std::string MatchReportHtml(const MatchSettings& settings, const FinishedGames& 
     absl::StrAppend(
         &html, "<tr><td><a href=\"", HtmlEscape(MatchGamePage(record)), "\">Game ", record.game + 1,
         "</a></td>", Cell(HtmlEscape(record.p1)), Cell(HtmlEscape(record.p2)),
-        Cell(GameOutcomeText(record.result)),
+        Cell(GameResultText(record.result)),
         Cell(absl::StrCat(TerminationText(record.termination), record.reason.empty() ? "" : ": ",
                           HtmlEscape(record.reason))),
         Cell(absl::StrCat(record.final_scores[0], "-", record.final_scores[1])), "</tr>\n");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "engine/enum_names.h"
 #include "tools/match/engine_spec.h"
 #include "tools/match/match_stats.h"
 
@@ -17,6 +18,12 @@ namespace divercite {
 // Who plays whom: two engines, every engine against every other (-tournament roundrobin),
 // or the first engine against each of the others (-tournament gauntlet).
 enum class Tournament { kMatch, kRoundRobin, kGauntlet };
+// Its words, -tournament's and the match report's ("match" is only the report's: two engines
+// without -tournament).
+inline constexpr EnumName<Tournament> kTournamentNames[] = {{Tournament::kMatch, "match"},
+                                                            {Tournament::kRoundRobin, "roundrobin"},
+                                                            {Tournament::kGauntlet, "gauntlet"}};
+static_assert(NamesAreDistinct(kTournamentNames));
 
 // -shard K/N: the K-th (from 1) of N parts of the schedule (scheduler.h).
 struct ShardSpec {

@@ -41,7 +41,7 @@ void Reporter::CannotWrite(const std::string& path) {
 
 void Reporter::GameFinished(const GameRecord& record, const FinishedGames& finished) {
   out_ << absl::StrFormat("Finished game %d of %d (%s vs %s): %s {%s%s%s}\n", record.game + 1,
-                          total_games_, record.p1, record.p2, GameOutcomeText(record.result),
+                          total_games_, record.p1, record.p2, GameResultText(record.result),
                           TerminationText(record.termination), record.reason.empty() ? "" : ": ",
                           record.reason);
   if (settings_.engines.size() == 2 || settings_.gauntlet()) {

@@ -1,20 +1,17 @@
 #include "tools/records/game_record.h"
 
+#include <optional>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "engine/enum_names.h"
 
 namespace divercite {
 namespace {
 
-constexpr std::pair<GameOutcome, absl::string_view> kOutcomeTexts[] = {
-    {GameOutcome::kFirstWins, "1-0"},
-    {GameOutcome::kSecondWins, "0-1"},
-    {GameOutcome::kDraw, "1/2-1/2"}};
-
-constexpr std::pair<Termination, absl::string_view> kTerminationTexts[] = {
+constexpr EnumName<Termination> kTerminationNames[] = {
     {Termination::kNormal, "normal"},
     {Termination::kTime, "time"},
     {Termination::kIllegal, "illegal"},
@@ -22,6 +19,7 @@ constexpr std::pair<Termination, absl::string_view> kTerminationTexts[] = {
     {Termination::kStall, "stall"},
     {Termination::kLimit, "limit"},
     {Termination::kAdjudication, "adjudication"}};
+static_assert(NamesAreDistinct(kTerminationNames));
 
 // The member `key` when present, read by `read` into `*target`; absent leaves the default.
 template <typename T, typename Read>
@@ -50,13 +48,15 @@ absl::Status ReadOptionalPair(const Json& json, absl::string_view key, Read read
 }
 
 // A move's "proven": a string, one of the three results.
-absl::StatusOr<ProvenOutcome> ReadProven(const Json& json, absl::string_view what) {
+absl::StatusOr<ProvenResult> ReadProven(const Json& json, absl::string_view what) {
   absl::StatusOr<std::string> text = JsonToString(json, what);
   if (!text.ok()) return text.status();
-  absl::StatusOr<ProvenOutcome> proven = ParseProvenOutcome(*text);
-  if (!proven.ok())
-    return absl::InvalidArgumentError(absl::StrCat(what, ": ", proven.status().message()));
-  return proven;
+  const std::optional<ProvenResult> proven = ValueNamed(kProvenResultNames, *text);
+  if (!proven) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": unknown proven result '", *text, "' (expected win, draw or loss)"));
+  }
+  return *proven;
 }
 
 absl::StatusOr<MoveRecord> MoveFromJson(const Json& json, absl::string_view what) {
@@ -78,15 +78,16 @@ absl::StatusOr<GameRecord> RecordFromJson(const Json& json) {
   GameRecord record;
   absl::StatusOr<int> game = JsonIntMember(json, "game");
   absl::StatusOr<std::string> result = JsonStringMember(json, "result");
-  absl::StatusOr<GameOutcome> outcome =
-      result.ok() ? ParseGameOutcome(*result) : absl::StatusOr<GameOutcome>(result.status());
+  absl::StatusOr<GameResult> read_result =
+      result.ok() ? ParseGameResult(*result) : absl::StatusOr<GameResult>(result.status());
   absl::StatusOr<std::string> p1 = JsonStringMember(json, "p1");
   absl::StatusOr<std::string> p2 = JsonStringMember(json, "p2");
-  for (const absl::Status& status : {game.status(), outcome.status(), p1.status(), p2.status()}) {
+  for (const absl::Status& status :
+       {game.status(), read_result.status(), p1.status(), p2.status()}) {
     if (!status.ok()) return status;
   }
   record.game = *game;
-  record.result = *outcome;
+  record.result = *read_result;
   record.p1 = *std::move(p1);
   record.p2 = *std::move(p2);
   std::string termination(TerminationText(record.termination));
@@ -123,41 +124,34 @@ absl::StatusOr<GameRecord> RecordFromJson(const Json& json) {
 
 }  // namespace
 
-absl::string_view GameOutcomeText(GameOutcome outcome) {
-  for (const auto& [value, text] : kOutcomeTexts) {
-    if (value == outcome) return text;
+absl::StatusOr<GameResult> ParseGameResult(absl::string_view text) {
+  const std::optional<GameResult> result = ValueNamed(kGameResultNames, text);
+  if (!result || *result == GameResult::kOngoing) {
+    return absl::InvalidArgumentError(absl::StrCat("unknown result '", text, "'"));
   }
-  return "?";
-}
-
-absl::StatusOr<GameOutcome> ParseGameOutcome(absl::string_view text) {
-  for (const auto& [value, name] : kOutcomeTexts) {
-    if (name == text) return value;
-  }
-  return absl::InvalidArgumentError(absl::StrCat("unknown result '", text, "'"));
+  return *result;
 }
 
 absl::string_view TerminationText(Termination termination) {
-  for (const auto& [value, text] : kTerminationTexts) {
-    if (value == termination) return text;
-  }
-  return "?";
+  return NameOf(kTerminationNames, termination);
 }
 
 absl::StatusOr<Termination> ParseTermination(absl::string_view text) {
-  for (const auto& [value, name] : kTerminationTexts) {
-    if (name == text) return value;
+  const std::optional<Termination> termination = ValueNamed(kTerminationNames, text);
+  if (!termination) {
+    return absl::InvalidArgumentError(absl::StrCat("unknown termination '", text, "'"));
   }
-  return absl::InvalidArgumentError(absl::StrCat("unknown termination '", text, "'"));
+  return *termination;
 }
 
 double GameRecord::FirstPlayerPoints() const {
   switch (result) {
-    case GameOutcome::kFirstWins:
+    case GameResult::kFirstWins:
       return 1.0;
-    case GameOutcome::kSecondWins:
+    case GameResult::kSecondWins:
       return 0.0;
-    case GameOutcome::kDraw:
+    case GameResult::kDraw:
+    case GameResult::kOngoing:
       break;
   }
   return 0.5;
@@ -174,7 +168,7 @@ Json GameRecord::ToJson() const {
   json["pair"] = pair;
   json["p1"] = p1;
   json["p2"] = p2;
-  json["result"] = std::string(GameOutcomeText(result));
+  json["result"] = std::string(GameResultText(result));
   json["termination"] = std::string(TerminationText(termination));
   json["reason"] = reason;
   json["start"] = start;
@@ -188,7 +182,9 @@ Json GameRecord::ToJson() const {
     entry["ms"] = move.ms;
     if (move.score_cp) entry["score"] = *move.score_cp;
     entry["exact"] = move.exact;
-    if (move.proven) entry["proven"] = std::string(ProvenOutcomeText(*move.proven));
+    if (move.proven != ProvenResult::kUnknown) {
+      entry["proven"] = std::string(ProvenResultText(move.proven));
+    }
     move_list.push_back(std::move(entry));
   }
   json["moves"] = std::move(move_list);
@@ -207,15 +203,17 @@ absl::StatusOr<GameRecord> GameRecord::FromJson(const Json& json) {
 std::string GameRecord::ToText() const {
   std::string text =
       absl::StrFormat("Game %d (round %d): %s vs %s  %s {%s%s%s}  final %d-%d\n", game + 1,
-                      round + 1, p1, p2, GameOutcomeText(result), TerminationText(termination),
+                      round + 1, p1, p2, GameResultText(result), TerminationText(termination),
                       reason.empty() ? "" : ": ", reason, final_scores[0], final_scores[1]);
   absl::StrAppend(&text, "  start ", start, opening.empty() ? "" : ", opening ", opening, "\n");
   for (size_t i = 0; i < moves.size(); ++i) {
-    absl::StrAppend(
-        &text, i % 2 == 0 ? "  " : " ", moves[i].move, " (", moves[i].ms, " ms",
-        moves[i].score_cp ? absl::StrFormat(", %+.2f", *moves[i].score_cp / 100.0) : "",
-        moves[i].exact ? " exact" : "",
-        moves[i].proven ? absl::StrCat(", proven ", ProvenOutcomeText(*moves[i].proven)) : "", ")");
+    absl::StrAppend(&text, i % 2 == 0 ? "  " : " ", moves[i].move, " (", moves[i].ms, " ms",
+                    moves[i].score_cp ? absl::StrFormat(", %+.2f", *moves[i].score_cp / 100.0) : "",
+                    moves[i].exact ? " exact" : "",
+                    moves[i].proven != ProvenResult::kUnknown
+                        ? absl::StrCat(", proven ", ProvenResultText(moves[i].proven))
+                        : "",
+                    ")");
     if (i % 2 == 1 || i + 1 == moves.size()) absl::StrAppend(&text, "\n");
   }
   return text;

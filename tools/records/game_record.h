@@ -34,15 +34,15 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "engine/game_result.h"
 #include "tools/common/json.h"
-#include "tools/common/proven_outcome.h"
 
 namespace divercite {
 
-// How a game ended, from the first player's (p1's) view. Text: "1-0", "0-1", "1/2-1/2".
-enum class GameOutcome { kFirstWins, kSecondWins, kDraw };
-absl::string_view GameOutcomeText(GameOutcome outcome);
-absl::StatusOr<GameOutcome> ParseGameOutcome(absl::string_view text);
+// How a game ended, from the first player's (p1's) view, is a GameResult
+// (engine/game_result.h), written by GameResultText: "1-0", "0-1", "1/2-1/2". A record's game
+// is over: reading any other text, the ongoing game's "*" included, is an error naming it.
+absl::StatusOr<GameResult> ParseGameResult(absl::string_view text);
 
 // Why a game ended: on the board, or lost by an engine on time, by an illegal or garbled
 // move, by a crash, by not answering, or by a resource limit of the sandbox it runs in (it
@@ -58,7 +58,7 @@ struct MoveRecord {
   std::int64_t ms = 0;
   std::optional<int> score_cp;
   bool exact = false;
-  std::optional<ProvenOutcome> proven;  // the mover's view
+  ProvenResult proven = ProvenResult::kUnknown;  // the mover's view
 };
 
 struct GameRecord {
@@ -67,7 +67,7 @@ struct GameRecord {
   int pair = -1;  // games on the same opening with colours swapped share it (-repeat)
   int first_engine = 0, second_engine = 1;  // indices into the match's engines
   std::string p1, p2;
-  GameOutcome result = GameOutcome::kDraw;
+  GameResult result = GameResult::kDraw;  // never kOngoing
   Termination termination = Termination::kNormal;
   std::string reason;
   std::string start;    // "startpos" or "fen <rows> <side>"

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "engine/game_result.h"
 #include "engine/move.h"
 #include "engine/position.h"
 #include "tools/client/engine_reply.h"
-#include "tools/common/proven_outcome.h"
 
 namespace divercite {
 
@@ -55,7 +55,7 @@ struct AnalysisLine {
   int value = 0;  // centipoints
   ScoreBound bound = ScoreBound::kNone;
   bool exact = false;
-  std::optional<ProvenOutcome> proven;
+  ProvenResult proven = ProvenResult::kUnknown;
   std::vector<Move> pv;  // legal from the position, starts with `move`
 };
 
@@ -70,8 +70,8 @@ struct MoveAnalysis {
   bool exact = false;    // value, played and loss are exact
   bool opening = false;  // part of the opening: not counted against its player
   // The proven result of the position before the move and of the one after it, both from
-  // the mover's view; none where no proof (nor exact value) was found.
-  std::optional<ProvenOutcome> proven_before, proven_after;
+  // the mover's view; kUnknown where no proof (nor exact value) was found.
+  ProvenResult proven_before = ProvenResult::kUnknown, proven_after = ProvenResult::kUnknown;
   // A move that keeps proven_before: the proof's (beyond the exact range), else `best`;
   // None without a proof.
   Move keeps;
@@ -94,7 +94,7 @@ struct Mistake {
 struct ResultChange {
   int ply = 0;
   Move move, best;  // best: a move that kept the result
-  ProvenOutcome before = ProvenOutcome::kWin, after = ProvenOutcome::kDraw;
+  ProvenResult before = ProvenResult::kWin, after = ProvenResult::kDraw;
 };
 
 struct PlayerSummary {

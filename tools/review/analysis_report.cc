@@ -3,26 +3,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "tools/common/child_process.h"
-#include "tools/records/game_record.h"
 #include "tools/review/plot_analysis_script.h"
 
 namespace divercite {
 namespace {
-
-// A finished game's result as records write it; "*" for an unfinished one.
-absl::string_view ResultText(GameResult result) {
-  switch (result) {
-    case GameResult::kFirstWins:
-      return GameOutcomeText(GameOutcome::kFirstWins);
-    case GameResult::kSecondWins:
-      return GameOutcomeText(GameOutcome::kSecondWins);
-    case GameResult::kDraw:
-      return GameOutcomeText(GameOutcome::kDraw);
-    case GameResult::kOngoing:
-      break;
-  }
-  return "*";
-}
 
 std::string Points(int centipoints) { return absl::StrFormat("%+.2f", centipoints / 100.0); }
 
@@ -35,12 +19,13 @@ std::string SearchDescription(const AnalysisSettings& settings) {
 
 Json OptionalPly(const std::optional<int>& ply) { return ply ? Json(*ply) : Json(nullptr); }
 
-absl::string_view ProvenText(const std::optional<ProvenOutcome>& proven) {
-  return proven ? ProvenOutcomeText(*proven) : "-";
+absl::string_view ProvenText(ProvenResult proven) {
+  return proven != ProvenResult::kUnknown ? ProvenResultText(proven) : "-";
 }
 
-Json ProvenJson(const std::optional<ProvenOutcome>& proven) {
-  return proven ? Json(std::string(ProvenOutcomeText(*proven))) : Json(nullptr);
+Json ProvenJson(ProvenResult proven) {
+  return proven != ProvenResult::kUnknown ? Json(std::string(ProvenResultText(proven)))
+                                          : Json(nullptr);
 }
 
 // A line of the engine's (MultiPV), as the JSON's `lines` hold it.
@@ -73,8 +58,8 @@ std::string AnalysisText(const GameAnalysis& analysis) {
   const std::string names[2] = {game.p1, game.p2};
   std::string text;
   absl::StrAppend(&text, game.game ? absl::StrCat("Game ", *game.game, ": ") : "", game.p1,
-                  " (first) vs ", game.p2, " (second): ", ResultText(analysis.result), ", scores ",
-                  analysis.final_scores[0], "-", analysis.final_scores[1], "\n");
+                  " (first) vs ", game.p2, " (second): ", GameResultText(analysis.result),
+                  ", scores ", analysis.final_scores[0], "-", analysis.final_scores[1], "\n");
   if (game.start_string != "startpos") absl::StrAppend(&text, "Start: ", game.start_string, "\n");
   absl::StrAppend(&text, "Values in points of final margin, the mover's view: '=' exact (solved, ",
                   analysis.settings.solve_plies, " plies left or fewer), '~' ",
@@ -119,9 +104,9 @@ std::string AnalysisText(const GameAnalysis& analysis) {
       const ResultChange& change = player.result_changes[i];
       absl::StrAppend(&text, i == 0 ? "; result-changing: " : ", ",
                       absl::StrFormat("ply %d %s %s -> %s (%s kept the %s)", change.ply,
-                                      MoveToString(change.move), ProvenOutcomeText(change.before),
-                                      ProvenOutcomeText(change.after), MoveText(change.best),
-                                      ProvenOutcomeText(change.before)));
+                                      MoveToString(change.move), ProvenResultText(change.before),
+                                      ProvenResultText(change.after), MoveText(change.best),
+                                      ProvenResultText(change.before)));
     }
     absl::StrAppend(&text, "\n");
   }
@@ -160,7 +145,7 @@ Json AnalysisJson(const GameAnalysis& analysis) {
   json["p1"] = game.p1;
   json["p2"] = game.p2;
   json["start"] = game.start_string;
-  json["result"] = std::string(ResultText(analysis.result));
+  json["result"] = std::string(GameResultText(analysis.result));
   json["final"] = Json::array({analysis.final_scores[0], analysis.final_scores[1]});
   Json settings = Json::object();
   settings["solve_plies"] = analysis.settings.solve_plies;
@@ -220,8 +205,8 @@ Json AnalysisJson(const GameAnalysis& analysis) {
       entry["ply"] = change.ply;
       entry["move"] = MoveToString(change.move);
       entry["best"] = MoveText(change.best);
-      entry["before"] = std::string(ProvenOutcomeText(change.before));
-      entry["after"] = std::string(ProvenOutcomeText(change.after));
+      entry["before"] = std::string(ProvenResultText(change.before));
+      entry["after"] = std::string(ProvenResultText(change.after));
       changes.push_back(std::move(entry));
     }
     side["result_changing"] = std::move(changes);

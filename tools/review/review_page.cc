@@ -14,6 +14,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
+#include "engine/enum_names.h"
 #include "engine/position_string.h"
 #include "tools/board_svg/board_svg.h"
 #include "tools/common/html.h"
@@ -25,6 +26,12 @@ namespace {
 
 // The engine's lines (--multipv) the page shows at a move: the top 3.
 constexpr size_t kAlternativesShown = 3;
+
+constexpr EnumName<MoveLabel> kMoveLabelNames[] = {{MoveLabel::kNone, ""},
+                                                   {MoveLabel::kInaccuracy, "inaccuracy"},
+                                                   {MoveLabel::kMistake, "mistake"},
+                                                   {MoveLabel::kBlunder, "blunder"}};
+static_assert(NamesAreDistinct(kMoveLabelNames));
 
 Json OptionalJson(const std::optional<std::int64_t>& value) {
   return value ? Json(*value) : Json(nullptr);
@@ -73,19 +80,7 @@ MoveLabel LabelOfLoss(int loss) {
   return MoveLabel::kNone;
 }
 
-absl::string_view MoveLabelText(MoveLabel label) {
-  switch (label) {
-    case MoveLabel::kInaccuracy:
-      return "inaccuracy";
-    case MoveLabel::kMistake:
-      return "mistake";
-    case MoveLabel::kBlunder:
-      return "blunder";
-    case MoveLabel::kNone:
-      break;
-  }
-  return "";
-}
+absl::string_view MoveLabelText(MoveLabel label) { return NameOf(kMoveLabelNames, label); }
 
 double MoveAccuracy(int loss) { return 100.0 * std::exp2(-loss / 100.0); }
 

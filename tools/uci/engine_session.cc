@@ -16,7 +16,7 @@ class SearchChooser final : public MoveChooser {
                     const SearchCallbacks& callbacks) override {
     MoveChoice choice;
     choice.search = searcher_.Search(root, limits, callbacks);
-    choice.best = choice.search->best_move;
+    choice.best = choice.search->best.move;
     choice.hashfull = searcher_.tt().HashFull();
     return choice;
   }

@@ -11,6 +11,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "engine/enum_names.h"
+#include "engine/game_result.h"
 #include "engine/position_string.h"
 #include "perft/perft.h"
 #include "search/bench_signature.h"
@@ -23,33 +25,12 @@ namespace {
 
 constexpr absl::string_view kEngineAuthor = "the Divercite engine developers";
 
-absl::string_view UgiResultText(GameResult result) {
-  switch (result) {
-    case GameResult::kFirstWins:
-      return "p1win";
-    case GameResult::kSecondWins:
-      return "p2win";
-    case GameResult::kDraw:
-      return "draw";
-    case GameResult::kOngoing:
-      break;
-  }
-  return "none";
-}
-
-absl::string_view ProvenResultText(ProvenResult proven) {
-  switch (proven) {
-    case ProvenResult::kWin:
-      return "win";
-    case ProvenResult::kDraw:
-      return "draw";
-    case ProvenResult::kLoss:
-      return "loss";
-    case ProvenResult::kUnknown:
-      break;
-  }
-  return "unknown";
-}
+// The result as UGI's `query result` answers it.
+constexpr EnumName<GameResult> kUgiResultNames[] = {{GameResult::kFirstWins, "p1win"},
+                                                    {GameResult::kSecondWins, "p2win"},
+                                                    {GameResult::kDraw, "draw"},
+                                                    {GameResult::kOngoing, "none"}};
+static_assert(NamesAreDistinct(kUgiResultNames));
 
 // The words [first, last) of one line and what lies between them, as sent.
 absl::string_view Words(std::vector<absl::string_view>::const_iterator first,
@@ -272,7 +253,8 @@ void Protocol::SendChoice(const MoveChoice& choice) {
     return;
   }
   const SearchResult& result = *choice.search;
-  if (result.lines.empty()) return SendInfo(IterationInfoOf(result, result.depth, choice.hashfull));
+  if (result.lines.empty())
+    return SendInfo(IterationInfoOf(result, result.best.depth, choice.hashfull));
   // Several lines: each, best first, as the iterations reported them.
   for (int line = 1; line <= static_cast<int>(result.lines.size()); ++line) {
     SendInfo(LineInfoOf(result, line, result.lines[line - 1].depth, choice.hashfull));
@@ -324,11 +306,12 @@ void Protocol::Bench(const Arguments& args) {
                                                depth > kTotalPlies))) {
     return SendError("bench: expected an optional depth from 1 to 40");
   }
-  const BenchTotals totals = RunBench(depth, [this](absl::string_view text,
-                                                    const SearchResult& result) {
-    Send(absl::StrFormat("info string bench %s depth %d bestmove %s score cp %d nodes %d", text,
-                         result.depth, MoveToString(result.best_move), result.score, result.nodes));
-  });
+  const BenchTotals totals =
+      RunBench(depth, [this](absl::string_view text, const SearchResult& result) {
+        Send(absl::StrFormat("info string bench %s depth %d bestmove %s score cp %d nodes %d", text,
+                             result.best.depth, MoveToString(result.best.move), result.best.score,
+                             result.nodes));
+      });
   const std::uint64_t nodes = totals.nodes;
   const std::int64_t ms = std::max<std::int64_t>(
       1, std::chrono::duration_cast<std::chrono::milliseconds>(totals.searching).count());
@@ -389,7 +372,7 @@ void Protocol::Query(const Arguments& args) {
     Send(absl::StrCat("response ",
                       session_.position().SideToMove() == Player::kFirst ? "true" : "false"));
   } else if (args[0] == "result") {
-    Send(absl::StrCat("response ", UgiResultText(session_.position().Result())));
+    Send(absl::StrCat("response ", NameOf(kUgiResultNames, session_.position().Result())));
   } else {
     SendError(
         absl::StrCat("query: unknown query '", args[0], "', expected gameover, p1turn or result"));

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "engine/enum_names.h"
 #include "engine/movegen.h"
 #include "engine/position.h"
 #include "engine/position_string.h"
@@ -36,21 +37,13 @@ Json PointOf(const TieBreakStep& step) {
   return step.point ? Json(PlayerName(*step.point)) : Json(nullptr);
 }
 
-const char* RuleName(TieBreakStep::Rule rule) {
-  switch (rule) {
-    case TieBreakStep::Rule::kDivercites:
-      return "divercites";
-    case TieBreakStep::Rule::kOwnColour4:
-      return "own colour 4";
-    case TieBreakStep::Rule::kOwnColour3:
-      return "own colour 3";
-    case TieBreakStep::Rule::kOwnColour2:
-      return "own colour 2";
-    case TieBreakStep::Rule::kFirstPlayer:
-      break;
-  }
-  return "first player";
-}
+constexpr EnumName<TieBreakStep::Rule> kRuleNames[] = {
+    {TieBreakStep::Rule::kDivercites, "divercites"},
+    {TieBreakStep::Rule::kOwnColour4, "own colour 4"},
+    {TieBreakStep::Rule::kOwnColour3, "own colour 3"},
+    {TieBreakStep::Rule::kOwnColour2, "own colour 2"},
+    {TieBreakStep::Rule::kFirstPlayer, "first player"}};
+static_assert(NamesAreDistinct(kRuleNames));
 
 // The tie-break as the rules took it: only when the board is full and its scores without the
 // tie-break were level.
@@ -62,7 +55,7 @@ Json TieBreakOf(const Position& position) {
   Json steps = Json::array();
   for (int i = 0; i < taken.size; ++i) {
     const TieBreakStep& step = taken.steps[i];
-    Json entry = {{"rule", RuleName(step.rule)}};
+    Json entry = {{"rule", std::string(NameOf(kRuleNames, step.rule))}};
     if (step.rule != TieBreakStep::Rule::kFirstPlayer) entry["counts"] = step.counts;
     entry["point"] = PointOf(step);
     steps.push_back(std::move(entry));
