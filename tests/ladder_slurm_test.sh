@@ -26,18 +26,7 @@ slurm_need_root_and_packages
 
 work=$(mktemp -d /tmp/divercite-ladder-slurm-test.XXXXXX)
 chmod 755 "$work"
-cleanup() {
-  local status=$?
-  slurm_cluster_stop
-  wait 2>/dev/null || true
-  if [ $status -ne 0 ]; then
-    tail -n 30 "$work"/ladder/slurm/*.out >&2 2>/dev/null || true
-    tail -n 20 "$work"/cluster/log/* >&2 2>/dev/null || true
-  fi
-  rm -rf "$work"
-  exit $status
-}
-trap cleanup EXIT
+trap 'slurm_test_exit $? "$work" "$work/ladder/slurm/*.out"' EXIT
 trap 'exit 130' INT TERM
 
 slurm_cluster_start "$work/cluster"

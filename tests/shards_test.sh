@@ -25,17 +25,7 @@ source "$source_dir/tests/slurm_cluster.sh"
 
 work=$(mktemp -d /tmp/divercite-shards-test.XXXXXX)
 chmod 755 "$work"
-cleanup() {
-  local status=$?
-  slurm_cluster_stop
-  wait 2>/dev/null || true
-  if [ $status -ne 0 ] && [ -d "$work/cluster/log" ]; then
-    tail -n 20 "$work"/cluster/log/* >&2 || true
-  fi
-  rm -rf "$work"
-  exit $status
-}
-trap cleanup EXIT
+trap 'slurm_test_exit $? "$work"' EXIT
 trap 'exit 130' INT TERM
 
 # The match: deterministic engines (depth-limited), 24 games in 12 colour swaps.

@@ -8,6 +8,9 @@
 #   slurm_need_root_and_packages   # exits 77 (SKIP) if it cannot be had
 #   slurm_cluster_start DIR        # exports SLURM_CONF; the node is idle when it returns
 #   slurm_cluster_stop             # cancels the cluster's jobs, stops the daemons
+#   trap 'slurm_test_exit $? "$work" "$work/out/*.out"' EXIT
+#                                  # at the test's end: the cluster stopped, the logs' last
+#                                  # lines shown on a failure, the folder removed
 #
 # It needs log(), fail() and need() of tests/script_support.sh, sourced first.
 
@@ -133,4 +136,23 @@ slurm_cluster_stop() {
     kill -9 "${slurm_pids[i]}" 2>/dev/null || true
   done
   slurm_pids=()
+}
+
+# slurm_test_exit STATUS WORK [LOG_PATTERN...]: a test's end, as its EXIT trap calls it with $?:
+# the cluster stopped, the test's children waited for; on a failure the last lines of the
+# logs (the patterns, globbed here) and of the cluster's; WORK removed; exits with STATUS.
+slurm_test_exit() {
+  local status=$1 work=$2 pattern
+  shift 2
+  slurm_cluster_stop
+  wait 2>/dev/null || true
+  if [ "$status" -ne 0 ]; then
+    for pattern in "$@"; do
+      # shellcheck disable=SC2086 # a pattern, globbed on purpose
+      tail -n 30 $pattern >&2 2>/dev/null || true
+    done
+    tail -n 20 "$work"/cluster/log/* >&2 2>/dev/null || true
+  fi
+  rm -rf "$work"
+  exit "$status"
 }

@@ -25,18 +25,11 @@ work=$(mktemp -d /tmp/divercite-arena-slurm-test.XXXXXX)
 chmod 755 "$work"
 serve=""
 cleanup() {
-  local status=$?
-  slurm_cluster_stop
+  local status=$1
   if [ -n "$serve" ]; then kill "$serve" 2>/dev/null || true; fi
-  wait 2>/dev/null || true
-  if [ $status -ne 0 ]; then
-    tail -n 20 "$work"/out/*.out "$work/serve.log" >&2 2>/dev/null || true
-    tail -n 20 "$work"/cluster/log/* >&2 2>/dev/null || true
-  fi
-  rm -rf "$work"
-  exit $status
+  slurm_test_exit "$status" "$work" "$work/out/*.out" "$work/serve.log"
 }
-trap cleanup EXIT
+trap 'cleanup $?' EXIT
 trap 'exit 130' INT TERM
 
 slurm_cluster_start "$work/cluster"
