@@ -22,6 +22,7 @@ import re
 import shutil
 import subprocess
 import sys
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -58,6 +59,11 @@ def one(value) -> str:
     return "inf" if value is None else f"{value:.1f}"
 
 
+def whole(value: float) -> int:
+    """`value` to the unit as the standings table rounds it: halves away from zero."""
+    return int(Decimal(value).quantize(Decimal(1), ROUND_HALF_UP))
+
+
 def check_report(folder: Path, printed: str, records: Path, name: str):
     page = (folder / "index.html").read_text()
     report = json.loads(re.search(r'<script type="application/json" id="report">(.*?)</script>',
@@ -77,11 +83,14 @@ def check_report(folder: Path, printed: str, records: Path, name: str):
           cells[1:5] == [str(expected[k]) for k in ("games", "wins", "losses", "draws")],
           f"{name}: the statistics table shows them ({cells[1:9]})")
     standings = report["standings"]
-    table = re.search(r'<table id="standings">(.*?)</table>', page, re.S).group(1)
-    intervals = [re.findall(r"<td[^>]*>(.*?)</td>", row)[8]
-                 for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]]
-    expected_intervals = ["&infin;" if s["elo_interval"] is None else f"{s['elo_interval']:.0f}"
-                          for s in standings]
+    table = re.search(r'<table class="standings" id="standings">(.*?)</table>', page,
+                      re.S).group(1)
+    column = re.findall(r"<th[^>]*>(.*?)</th>", table).index("95 %")
+    intervals = [re.findall(r"<td[^>]*>(.*?)</td>", row)[column]
+                 for row in re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>")[1], re.S)]
+    expected_intervals = ["–" if s["elo_interval"] is None else
+                          f"{whole(s['elo'] - s['elo_interval'])} … "
+                          f"{whole(s['elo'] + s['elo_interval'])}" for s in standings]
     two = [s["elo_interval"] for s in standings]
     check(len(standings) == 2 and intervals == expected_intervals and None not in two and
           abs(two[0] - two[1]) < 1e-6,  # two engines: one interval, up to rounding

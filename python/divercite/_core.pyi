@@ -1,6 +1,7 @@
-"""Type hints and the contract of divercite._core (the C++ bindings, python/src/core.cc)."""
+"""Type hints and the contract of divercite._core (the C++ bindings, python/src/core.cc and
+standings_tables.cc)."""
 
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 __version__: str
 START_FEN: str  # "1/3/5/7/9/7/5/3/1 w"
@@ -136,3 +137,44 @@ def write_course_recording(moves: Sequence[str], first: str, second: str) -> str
     """The course recording of the game of `moves` from the start, its players named `first`
     and `second`: one line of JSON (tools/records/course_recording.h, the one writer);
     ValueError naming the first bad move."""
+
+
+def standings_table_html(rows: Iterable[Mapping[str, Union[str, int, float, None]]],
+                         columns: Iterable[str] = (), *, table_id: str = "",
+                         name_heading: str = "Team", sortable: bool = True,
+                         empty: str = "") -> str:
+    """The standings table in the arena's markup (tools/common/standings_table.h, the one
+    writer of the standings of divercite-match -html, the ladder's page and the arena's): a
+    `<div class="scroll">` around `<table class="standings sortable">`, a heading's
+    data-sort saying how sortable.js compares its column, each row `<tr class="ROW_CLASS">`.
+
+    A row is a dict of: name (str, required), link (its href), mark (a label after the
+    name, of class MARK-mark: "house"), row_class, rank (int; the row's place from 1 by
+    default), elo, elo_low, elo_high (numbers, None: unrated, or the interval unbounded),
+    games, wins, draws, losses (ints), points (a number); and the groups' fields: version
+    (int or None); divercites, points_for, points_against (ints) and divercites_per_game,
+    points_for_per_game, points_against_per_game (numbers or None, shown as given); ms_per_move
+    (a number or None), time_losses (int). An unknown field is a ValueError, a wrong type a
+    TypeError, each naming the row.
+
+    `columns`: the groups shown beside #, the name, Elo, 95 %, Games, Wins, Draws and
+    Losses, of "version", "points", "win_ratio" (W/L), "score" (points a game in %),
+    "divercites" (divercités, points for and against, totals and a game) and "clock"
+    (ms/move, losses on time). `table_id` the table's id, `name_heading` the name column's
+    heading, `sortable` the class that sortable.js sorts (a page without the script: False),
+    `empty` the one row's text when there is no row. Every text is escaped."""
+
+def cross_table_html(names: Sequence[str],
+                     cells: Sequence[Sequence[Optional[Mapping[str, Optional[str]]]]], *,
+                     table_id: str = "", name_heading: str = "Team") -> str:
+    """The cross table in the arena's markup (tools/common/standings_table.h):
+    `<table class="cross">`, `names` in the standings' order numbered from 1 (a column's
+    heading its number, the name in its title). cells[i][j] is row i's result against
+    column j: a dict of text, note (a second line, muted) and link, or None where the two
+    have not played ("–"); the diagonal is left blank (class "self"). ValueError unless
+    `cells` is len(names) rows of len(names) cells. Every text is escaped."""
+
+def table_page_html(title: str, body: str) -> str:
+    """A self-contained page around `body` (HTML, put in as it is) in the arena's style sheet,
+    as divercite-match -html and divercite-analyze's index are written (tools/common/html.h,
+    TablePageStart): `title` escaped, as the <title> and the <h1>."""

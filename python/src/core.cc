@@ -20,6 +20,7 @@
 #include "engine/position.h"
 #include "engine/position_string.h"
 #include "perft/perft.h"
+#include "python/src/standings_tables.h"
 #include "tools/board_svg/board_svg.h"
 #include "tools/records/course_recording.h"
 #include "tools/uci/board_picture.h"
@@ -474,4 +475,5 @@ PYBIND11_MODULE(_core, m) {
         return py::make_tuple(centre.x, centre.y);
       },
       py::arg("row"), py::arg("col"), "The centre of a cell in the board picture's units.");
+  divercite::BindStandingsTables(m);
 }

@@ -3,10 +3,12 @@ records, and the seeds' statistics counted from the games, for the current versi
 game whose record does not validate set aside, never the standings' end."""
 
 import json
+import re
 from unittest import mock
 
 from arena_games import AGENT, DRAWN, play, ready, record_of, runner_ratings
 from django.contrib.auth.models import User
+from django.core.cache import caches
 from django.db import connection
 from django.test import TestCase
 from django.test.utils import CaptureQueriesContext
@@ -15,6 +17,7 @@ import divercite
 from divercite import match
 from divercite.arena.core import standings, teams
 from divercite.arena.core.models import Entry, Game
+from divercite.arena.pages import tables
 from divercite.records import GameRecord
 
 
@@ -139,6 +142,22 @@ class StandingsTest(TestCase):
         self.assertEqual({line.team: line.games for line in standings.table()}["beta"],
                          lines["beta"].games)
         self.assertNotIn("course-random", lines)
+
+    def test_the_page_shows_the_table_from_the_one_writer(self):
+        """The standings page holds standings.table() as the one writer writes it (house
+        opponents marked), written once until the stamp changes ({% cache %})."""
+        caches["default"].clear()
+        with mock.patch.object(tables, "standings_table", wraps=tables.standings_table) as writer:
+            page = self.client.get("/").content.decode()
+            self.assertEqual(self.client.get("/").content.decode(), page)
+        self.assertEqual(writer.call_count, 1)
+        lines = standings.table()
+        self.assertIn(tables.standings_table(lines), page)
+        body = page.split('<table class="standings sortable">')[1].split("</tbody>")[0]
+        self.assertEqual(re.findall(r'<tr class="\w+"><td>\d+</td><td><a href="/teams/([^/]+)/">',
+                                    body), [line.team for line in lines])
+        self.assertIn('<a href="/teams/greedy/">greedy</a> <span class="house-mark">house</span>',
+                      body)
 
     def test_api_fields(self):
         body = self.client.get("/api/standings").json()["standings"]

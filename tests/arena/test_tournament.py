@@ -26,6 +26,7 @@ from divercite.arena.cli import main as cli
 from divercite.arena.core import game_queue, standings, teams, tournament, serve_workers
 from divercite.arena.core.models import AuditEntry, Game, Tournament, Version
 from divercite.arena.core.teams import RequestRefused
+from divercite.arena.pages import tables
 
 # Reference games by their result: the first player's wins, the second's.
 FIRST_WINS = [i for i, game in enumerate(REFERENCE_GAMES) if game["final"][0] > game["final"][1]]
@@ -454,6 +455,11 @@ class ApiAndPagesTest(TournamentTestCase):
         page = self.client.get(f"/tournaments/{self.made.pk}/").content.decode()
         for name in self.TEAMS:
             self.assertIn(f'href="/teams/{name}/"', page)
+        # The one writer's table (tables.tournament_table), ranked, with versions and points.
+        self.assertIn(tables.tournament_table(tournament.table(self.made)), page)
+        self.assertIn('<table class="standings sortable">\n<thead><tr><th data-sort="number">#'
+                      '</th><th data-sort="text">Team</th><th data-sort="number">Version</th>'
+                      '<th data-sort="number">Points</th>', page)
         self.assertIn("5 of 6 games played", page)
         self.assertIn(f'href="/tournaments/{self.made.pk}/games/"', page)
         self.assertNotIn("/csv", page)

@@ -125,8 +125,12 @@ class LadderTest(CourseEngineTestCase):
             self.assertNotEqual(record["result"], "1/2-1/2")
         with open(os.path.join(self.out, "index.html")) as page:
             text = page.read()
-        self.assertEqual(text.count("<tr><td class=\"n\">"), 12)
-        self.assertIn("href=\"pairs/class_state--clock_planner/index.html\"", text)
+        # The standings table and the cross table of the one writer (divercite._core).
+        table = text.split("<table class=\"standings\" id=\"standings\">")[1].split("</table>")[0]
+        self.assertEqual(table.split("<tbody>")[1].count("<tr>"), 12)
+        cross = text.split("<table class=\"cross\" id=\"cross-table\">")[1].split("</table>")[0]
+        self.assertEqual(cross.count("<td class=\"self\"></td>"), 12)
+        self.assertIn("href=\"pairs/class_state--clock_planner/index.html\"", cross)
 
         # A thirteenth team: its 12 games only, in two shards (as two Slurm array tasks run
         # them), every other pair's records untouched.

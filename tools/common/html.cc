@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "tools/common/style_sheet.h"
 
 namespace divercite {
 
@@ -17,15 +18,10 @@ std::string HtmlEscape(absl::string_view text) {
 std::string TablePageStart(absl::string_view title, absl::string_view extra_css) {
   return absl::StrCat(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       "<link rel=\"icon\" href=\"data:,\">\n<title>",
-      HtmlEscape(title),
-      "</title>\n<style>\n"
-      "body { font-family: sans-serif; margin: 1.5em; color: #1f2936; }\n"
-      "table { border-collapse: collapse; }\n"
-      "th, td { padding: 0.25em 0.7em; border-bottom: 1px solid #ddd; text-align: left; }\n"
-      "th { background: #f4ead6; }\n"
-      ".error { color: #b00020; }\n",
-      extra_css, "</style>\n</head>\n<body>\n<h1>", HtmlEscape(title), "</h1>\n");
+      HtmlEscape(title), "</title>\n<style>\n", kStyleSheet, extra_css,
+      "</style>\n</head>\n<body>\n<main>\n<h1>", HtmlEscape(title), "</h1>\n");
 }
 
 absl::Status WriteTextFile(const std::string& path, absl::string_view text) {

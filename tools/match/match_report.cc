@@ -15,6 +15,7 @@
 #include "absl/strings/str_replace.h"
 #include "engine/enum_names.h"
 #include "tools/common/html.h"
+#include "tools/common/standings_table.h"
 #include "tools/review/record_review.h"
 #include "tools/review/review_page.h"
 
@@ -330,8 +331,7 @@ std::string MatchReportHtml(const MatchSettings& settings, const FinishedGames& 
   std::string html = TablePageStart(
       title,
       "td.n { text-align: right; font-variant-numeric: tabular-nums; }\n"
-      "h2 { margin-top: 1.4em; }\n.muted { color: #666; }\n"
-      "svg text { fill: #1f2936; }\n.h1 { color: #2e7d32; } .h0 { color: #b00020; }\n");
+      "svg text { fill: var(--ink); }\n.h1 { color: var(--good); } .h0 { color: var(--bad); }\n");
   absl::StrAppend(&html, absl::StrFormat("<p id=\"progress\">%d of %d games finished. Time "
                                          "controls:",
                                          finished.size(), total_games));
@@ -341,40 +341,49 @@ std::string MatchReportHtml(const MatchSettings& settings, const FinishedGames& 
   }
   absl::StrAppend(&html, ".</p>\n");
 
-  // The standings.
-  absl::StrAppend(&html,
-                  "<h2>Standings</h2>\n<table id=\"standings\">\n<tr><th>engine</th><th>games</th>"
-                  "<th>W</th><th>D</th><th>L</th><th>points</th><th>score</th>"
-                  "<th>Elo (Bradley-Terry)</th><th>&plusmn; 95 %</th><th>ms/move</th>"
-                  "<th>losses on time</th></tr>\n");
+  // The standings, in the one writer's table (tools/common/standings_table.h).
   const std::vector<ClockUse> uses = ClockUses(finished, n);
+  std::vector<StandingsRow> rows;
   for (size_t i : standings.order) {
     const Tally& t = totals[i];
-    absl::StrAppend(
-        &html, "<tr>", Cell(HtmlEscape(Name(settings, i))),
-        absl::StrFormat("<td class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n\">%d</td>"
-                        "<td class=\"n\">%d</td><td class=\"n\">%.1f</td>"
-                        "<td class=\"n\">%.1f%%</td><td class=\"n\">%.0f</td>"
-                        "<td class=\"n\">%s</td><td class=\"n\">%.1f</td><td class=\"n\">%d</td>",
-                        t.games(), t.wins, t.draws, t.losses, t.wins + 0.5 * t.draws,
-                        100 * t.score(), standings.ratings[i],
-                        std::isfinite(standings.intervals[i])
-                            ? absl::StrFormat("%.0f", standings.intervals[i])
-                            : "&infin;",
-                        MsPerMove(table, i), uses[i].time_losses),
-        "</tr>\n");
+    StandingsRow& row = rows.emplace_back();
+    row.name = Name(settings, i);
+    row.rank = static_cast<int>(rows.size());
+    row.elo = standings.ratings[i];
+    if (std::isfinite(standings.intervals[i])) {
+      row.elo_low = standings.ratings[i] - standings.intervals[i];
+      row.elo_high = standings.ratings[i] + standings.intervals[i];
+    }
+    row.games = t.games();
+    row.wins = t.wins;
+    row.draws = t.draws;
+    row.losses = t.losses;
+    row.points = t.wins + 0.5 * t.draws;
+    row.ms_per_move = MsPerMove(table, i);
+    row.time_losses = uses[i].time_losses;
   }
-  absl::StrAppend(&html, "</table>\n");
+  StandingsTableOptions standings_table;
+  standings_table.columns.points = true;
+  standings_table.columns.score = true;
+  standings_table.columns.clock = true;
+  standings_table.id = "standings";
+  standings_table.name_heading = "Engine";
+  standings_table.sortable = false;  // no script on the page
+  absl::StrAppend(&html,
+                  "<h2>Standings</h2>\n<p class=\"note\">Bradley-Terry Elo over all games, with "
+                  "its 95 % interval (– where it is unbounded); score: points a game.</p>\n",
+                  StandingsTableHtml(rows, standings_table));
 
   // The runner's statistics of engine 0 against the others.
   const auto pairings = Pairings(settings);
   if (!pairings.empty()) {
     absl::StrAppend(&html,
-                    "<h2>Statistics</h2>\n<p class=\"muted\">As divercite-match prints them: Elo "
+                    "<h2>Statistics</h2>\n<p class=\"note\">As divercite-match prints them: Elo "
                     "difference with its 95 % interval (on colour-swapped pairs with -repeat), "
                     "likelihood of superiority, draw ratio",
                     settings.sprt ? ", and the SPRT's log-likelihood ratio between its bounds" : "",
-                    ".</p>\n<table id=\"statistics\">\n<tr><th></th><th>games</th><th>W</th>"
+                    ".</p>\n<div class=\"scroll\"><table "
+                    "id=\"statistics\">\n<tr><th></th><th>games</th><th>W</th>"
                     "<th>L</th><th>D</th><th>points</th><th>Elo</th><th>&plusmn; 95%</th>"
                     "<th>LOS</th><th>draws</th><th>model</th>",
                     settings.repeat ? "<th>pairs 0-2 (pentanomial)</th>" : "",
@@ -413,43 +422,43 @@ std::string MatchReportHtml(const MatchSettings& settings, const FinishedGames& 
       }
       absl::StrAppend(&html, "</tr>\n");
     }
-    absl::StrAppend(&html, "</table>\n");
+    absl::StrAppend(&html, "</table></div>\n");
   }
 
   // The cross table: W-D-L of the row against the column.
-  absl::StrAppend(&html, "<h2>", settings.gauntlet() ? "Gauntlet" : "Cross table",
-                  "</h2>\n<p class=\"muted\">W-D-L of the row against the column, and the row's "
-                  "Elo difference &plusmn; 95 % (trinomial, on those games).</p>\n"
-                  "<table id=\"cross-table\">\n<tr><th></th>");
-  for (size_t j : standings.order) {
-    absl::StrAppend(&html, "<th>", HtmlEscape(Name(settings, j)), "</th>");
-  }
-  absl::StrAppend(&html, "</tr>\n");
+  std::vector<std::string> names;
+  std::vector<std::vector<std::optional<CrossCell>>> cells;
   for (size_t i : standings.order) {
-    absl::StrAppend(&html, "<tr><th>", HtmlEscape(Name(settings, i)), "</th>");
+    names.push_back(Name(settings, i));
+    std::vector<std::optional<CrossCell>>& row = cells.emplace_back();
     for (size_t j : standings.order) {
       const Tally& t = table.tallies[i][j];
       if (i == j || t.games() == 0) {
-        absl::StrAppend(&html, "<td class=\"muted\">-</td>");
+        row.emplace_back();
         continue;
       }
       const EloEstimate elo = Estimate(t);
-      absl::StrAppend(&html, absl::StrFormat("<td>%d-%d-%d<br><span class=\"muted\">%+.0f "
-                                             "&plusmn; %.0f</span></td>",
-                                             t.wins, t.draws, t.losses, elo.elo, elo.error95));
+      row.push_back(CrossCell{absl::StrFormat("%d-%d-%d", t.wins, t.draws, t.losses),
+                              absl::StrFormat("%+.0f ± %.0f", elo.elo, elo.error95), ""});
     }
-    absl::StrAppend(&html, "</tr>\n");
   }
-  absl::StrAppend(&html, "</table>\n");
+  CrossTableOptions cross_table;
+  cross_table.id = "cross-table";
+  cross_table.name_heading = "Engine";
+  absl::StrAppend(&html, "<h2>", settings.gauntlet() ? "Gauntlet" : "Cross table",
+                  "</h2>\n<p class=\"note\">W-D-L of the row against the column (numbered as "
+                  "the rows), and the row's Elo difference ± 95 % (trinomial, on those "
+                  "games).</p>\n",
+                  CrossTableHtml(names, cells, cross_table));
 
   absl::StrAppend(&html,
-                  "<h2>Results</h2>\n<p class=\"muted\">Each engine's wins (green), draws (grey) "
+                  "<h2>Results</h2>\n<p class=\"note\">Each engine's wins (green), draws (grey) "
                   "and losses (red) in proportion to its games, and its score.</p>\n",
                   ResultsChart(settings, standings, totals));
 
   // Clock use.
   absl::StrAppend(&html,
-                  "<h2>Clock use</h2>\n<p class=\"muted\">Median time per move by ply (the "
+                  "<h2>Clock use</h2>\n<p class=\"note\">Median time per move by ply (the "
                   "engines' own moves; the opening's are not theirs); the clock left at the end of "
                   "each game under a tc=B+I control (the runner's clock: the time taken, then the "
                   "increment); losses on time.</p>\n<p>");
@@ -458,7 +467,7 @@ std::string MatchReportHtml(const MatchSettings& settings, const FinishedGames& 
                                            EngineColour(e), HtmlEscape(Name(settings, e))));
   }
   absl::StrAppend(&html, "</p>\n", ClockChart(settings, uses),
-                  "<table id=\"clocks\">\n<tr><th>engine</th><th>moves</th>"
+                  "<div class=\"scroll\"><table id=\"clocks\">\n<tr><th>engine</th><th>moves</th>"
                   "<th>median time per move</th><th>clock left at the end: median</th>"
                   "<th>least</th><th>losses on time</th></tr>\n");
   for (size_t e = 0; e < n; ++e) {
@@ -476,14 +485,15 @@ std::string MatchReportHtml(const MatchSettings& settings, const FinishedGames& 
                         uses[e].time_losses),
         "</tr>\n");
   }
-  absl::StrAppend(&html, "</table>\n");
+  absl::StrAppend(&html, "</table></div>\n");
 
   // The games.
   absl::StrAppend(&html,
-                  "<h2>Games</h2>\n<p class=\"muted\">Each page replays its game from the "
+                  "<h2>Games</h2>\n<p class=\"note\">Each page replays its game from the "
                   "record: the board at every ply, the scores the players reported and their "
                   "clocks (no analysis: <code>divercite-analyze --records FILE --game N "
-                  "--html</code> analyses one).</p>\n<table id=\"games\">\n<tr><th>game</th>"
+                  "--html</code> analyses one).</p>\n<div class=\"scroll\"><table id=\"games\" "
+                  "class=\"games\">\n<tr><th>game</th>"
                   "<th>first player</th><th>second player</th><th>result</th><th>end</th>"
                   "<th>scores</th></tr>\n");
   for (const auto& [number, record] : finished) {
@@ -496,7 +506,7 @@ std::string MatchReportHtml(const MatchSettings& settings, const FinishedGames& 
         Cell(absl::StrCat(record.final_scores[0], "-", record.final_scores[1])), "</tr>\n");
   }
   // '<' only ever appears inside JSON strings, where \u003c reads back as the same text.
-  absl::StrAppend(&html, "</table>\n<script type=\"application/json\" id=\"report\">",
+  absl::StrAppend(&html, "</table></div>\n<script type=\"application/json\" id=\"report\">",
                   absl::StrReplaceAll(DumpJson(MatchReportJson(settings, finished, total_games)),
                                       {{"<", "\\u003c"}}),
                   "</script>\n", kTablePageEnd);

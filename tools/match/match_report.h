@@ -4,12 +4,14 @@
 // the review pages' writer (tools/review/review_page.h) from the record alone: the board at
 // every ply, the scores the players reported and their clocks; no new analysis.
 //
-// On the index: the standings (W/D/L, points, Bradley-Terry Elo ± 95 %) and, for a match or each
-// pairing of a gauntlet, what the runner prints (reporter.h, through SummarizeMatch): Elo ±
-// its 95 % error, LOS, draw ratio, pentanomial pairs, the SPRT's state; the cross table
-// (W-D-L of the row against the column, with the row's Elo difference ± error); a results
-// chart; each engine's clock use (median time per move by ply, the clock left at the end of
-// its games under a tc=B+I control, its losses on time); and a link to each game's page.
+// On the index, in the arena's look (TablePageStart): the standings (points, Bradley-Terry
+// Elo and its 95 % interval, W/D/L, score, ms/move, losses on time) and the cross table (W-D-L
+// of the row against the column, with the row's Elo difference ± error), both the one
+// writer's (tools/common/standings_table.h); for a match or each pairing of a gauntlet, what
+// the runner prints (reporter.h, through SummarizeMatch): Elo ± its 95 % error, LOS, draw
+// ratio, pentanomial pairs, the SPRT's state; a results chart; each engine's clock use
+// (median time per move by ply, the clock left at the end of its games under a tc=B+I
+// control, its losses on time); and a link to each game's page.
 // Its numbers are also in <script type="application/json" id="report"> (MatchReportJson),
 // a contract for tests and programs:
 //   {"games": N, "total": T, "tournament": "match"|"roundrobin"|"gauntlet",

@@ -222,16 +222,17 @@ std::string ReviewIndexHtml(const std::vector<ReviewIndexEntry>& entries, absl::
                     analysis.final_scores[1], "</td>", cells, "</tr>\n");
   }
   return absl::StrCat(
-      TablePageStart(title, "td:first-child, td:nth-child(5) { white-space: nowrap; }\n"),
+      TablePageStart(title),
       "<p>Points lost, accuracy (100 &times; 2<sup>&minus;points lost</sup>, averaged "
       "over a player's moves) and labelled moves (inaccuracy, mistake or blunder: at least ",
       absl::StrFormat("%g, %g or %g", kInaccuracyLoss / 100.0, kMistakeLoss / 100.0,
                       kBlunderLoss / 100.0),
       " points lost) of each player; each game's page replays it.</p>\n"
-      "<table>\n<tr><th>game</th><th>first player</th><th>second player</th><th>result</th>"
+      "<div class=\"scroll\"><table class=\"games\">\n<tr><th>game</th><th>first "
+      "player</th><th>second player</th><th>result</th>"
       "<th>scores</th><th>first: lost</th><th>accuracy</th><th>labelled</th>"
       "<th>second: lost</th><th>accuracy</th><th>labelled</th></tr>\n",
-      rows, "</table>\n", kTablePageEnd);
+      rows, "</table></div>\n", kTablePageEnd);
 }
 
 std::string ReviewPageName(const GameToAnalyze& game) {

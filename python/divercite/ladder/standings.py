@@ -27,6 +27,8 @@ class Report:
     terminations: Dict[str, int] = dataclasses.field(default_factory=dict)
     refused: List[RefusedTeam] = dataclasses.field(default_factory=list)
     failures: List[Tuple[str, str, str]] = dataclasses.field(default_factory=list)  # a, b, why
+    # Each team's wins, draws and losses, for the page's table.
+    results: Dict[str, Tuple[int, int, int]] = dataclasses.field(default_factory=dict)
 
     def terminations_text(self) -> str:
         counts = ", ".join(f"{n} {how}" for how, n in
@@ -67,6 +69,7 @@ def report(settings: Settings, teams: Sequence[Team],
     points: Dict[Tuple[str, str], float] = {}
     games: Dict[Tuple[str, str], int] = {}
     terminations: Dict[str, int] = {}
+    results: Dict[str, List[int]] = {}
     for records in played.values():
         for record in records.values():
             how = record.termination or "unknown"
@@ -76,8 +79,10 @@ def report(settings: Settings, teams: Sequence[Team],
                                    (record.p2, record.p1, 1 - first)):
                 points[me, them] = points.get((me, them), 0.0) + mine
                 games[me, them] = games.get((me, them), 0) + 1
+                results.setdefault(me, [0, 0, 0])[{1.0: 0, 0.5: 1}.get(mine, 2)] += 1
     return Report(standings, points, games, seconds_per_game(settings.out / "timings.jsonl"),
-                  terminations, list(refused), failures)
+                  terminations, list(refused), failures,
+                  {name: tuple(counts) for name, counts in results.items()})
 
 
 def seconds_per_game(path: Path) -> Optional[float]:

@@ -19,6 +19,7 @@ from ..play import house
 from ..core import standings, teams, tournament
 from ..core.models import Entry, Game, Tournament
 from ..agent_files.uploads import MAX_UPLOAD_BYTES, UploadError
+from . import tables
 
 
 def own_team(request):
@@ -30,10 +31,12 @@ def own_team(request):
 @require_GET
 def standings_page(request):
     # The table and the lists of games are the same for everyone until stamp() changes: the
-    # templates keep them rendered under it ({% cache %}), and the querysets are then not run.
+    # templates keep them rendered under it ({% cache %}), and the querysets are then not run,
+    # nor the table written (a callable, which the template calls only when its cache misses).
     stamp = standings.stamp()
     return render(request, "arena/standings.html", {
-        "lines": standings.table(stamp), "tc": settings.ARENA.tc, "house": house.HOUSE,
+        "table": lambda: tables.standings_table(standings.table(stamp)),
+        "tc": settings.ARENA.tc, "house": house.HOUSE,
         "recent": team_views.games_shown()[:20], "tournaments": Tournament.objects.all(),
         "stamp": stamp})
 
@@ -198,7 +201,7 @@ def tournaments_page(request):
 def tournament_page(request, pk):
     made = get_object_or_404(Tournament, pk=pk)
     return render(request, "arena/tournament.html", {
-        "tournament": made, "lines": tournament.table(made),
+        "tournament": made, "table": tables.tournament_table(tournament.table(made)),
         "progress": tournament.progress(made), "tournaments": Tournament.objects.all()})
 
 
