@@ -36,9 +36,8 @@ def standings_page(request):
     stamp = standings.stamp()
     return render(request, "arena/standings.html", {
         "table": lambda: tables.standings_table(standings.table(stamp)),
-        "tc": settings.ARENA.tc, "house": house.HOUSE,
-        "recent": team_views.games_shown()[:20], "tournaments": Tournament.objects.all(),
-        "stamp": stamp})
+        "tc": settings.ARENA.tc, "recent": team_views.games_shown()[:20],
+        "tournaments": Tournament.objects.all(), "stamp": stamp})
 
 
 def games_listed(request, team_name=None):
