@@ -10,6 +10,9 @@
 //   illegal  answers a move on an occupied cell
 //   malformed answers "bestmove XX99"
 //   explained answers "info string error: <why>", then "bestmove (none)"
+//   crashed  answers "info string crash: <its exception>", then "bestmove (none)", as the
+//            course bridge does for an agent whose compute_action raised
+//   spin     keeps a core busy for --delay_ms, then answers a legal move
 //   slow     answers a legal move after --delay_ms
 //   stall    never answers isready
 //   terminated  ends itself with SIGTERM, as a process stopped from outside
@@ -249,6 +252,16 @@ class FakeEngine {
       std::cout << "bestmove XX99" << std::endl;
     } else if (mode_ == "explained") {
       std::cout << "info string error: the fake engine gives up\nbestmove (none)" << std::endl;
+    } else if (mode_ == "crashed") {
+      std::cout << "info string crash: ZeroDivisionError in my_player.py, line 9 "
+                   "(MyPlayer.compute_action): division by zero\nbestmove (none)"
+                << std::endl;
+    } else if (mode_ == "spin") {
+      const auto until = std::chrono::steady_clock::now() +
+                         std::chrono::milliseconds(absl::GetFlag(FLAGS_delay_ms));
+      volatile unsigned spins = 0;
+      while (std::chrono::steady_clock::now() < until) spins = spins + 1;
+      std::cout << "bestmove " << MoveToString(legal[0]) << std::endl;
     } else if (mode_ == "slow") {
       Sleep(absl::GetFlag(FLAGS_delay_ms));
       std::cout << "bestmove " << MoveToString(legal[0]) << std::endl;
@@ -274,8 +287,8 @@ class FakeEngine {
   bool IsGameFault() const {
     return mode_ == "crash" || mode_ == "terminated" || mode_ == "hang" || mode_ == "garbage" ||
            mode_ == "illegal" || mode_ == "malformed" || mode_ == "explained" || mode_ == "slow" ||
-           mode_ == "limit" || mode_ == "limit-exit" || mode_ == "bad-utf8" ||
-           mode_ == "bad-utf8-move";
+           mode_ == "crashed" || mode_ == "spin" || mode_ == "limit" || mode_ == "limit-exit" ||
+           mode_ == "bad-utf8" || mode_ == "bad-utf8-move";
   }
 
   const std::string mode_;

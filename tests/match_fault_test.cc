@@ -105,6 +105,17 @@ TEST(MatchFaultTest, TheEnginesOwnErrorIsInTheReason) {
   }
 }
 
+TEST(MatchFaultTest, AnEngineThatSaysItsCodeFailedLosesByACrash) {
+  // `info string crash:` then `bestmove (none)`: a crash in its words, not an illegal move.
+  const MatchRun outcome = RunMatch(FaultMatch("crashed"));
+  ExpectFaultyLosesBoth(outcome, Termination::kCrash);
+  for (const GameRecord& record : outcome.records) {
+    EXPECT_EQ(record.reason,
+              "faulty: ZeroDivisionError in my_player.py, line 9 (MyPlayer.compute_action): "
+              "division by zero");
+  }
+}
+
 // The sandbox's words for a memory limit hit, as tests/fake_engine.cc says them.
 constexpr absl::string_view kMemoryLimit =
     "memory limit: its processes may use 2048 MB together (2057 MB in use)";

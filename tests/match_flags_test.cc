@@ -17,6 +17,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "engine/move.h"
+#include "engine/position.h"
 #include "gtest/gtest.h"
 #include "tests/match_test_util.h"
 #include "tools/match/adjudication.h"
@@ -213,6 +215,67 @@ TEST(AdjudicationTest, PlayedOnWhenTheSolveDisagreesOrTheEnginesDoNotAgree) {
   }
 }
 
+TEST(MaxPliesTest, AGameStillGoingAfterTheMovesIsCutAsADrawWithTheBoardsScores) {
+  const MatchRun cut =
+      RunMatch(Args("-engine cmd=ENGINE name=a depth=2 -engine cmd=ENGINE name=b depth=2 -games 2 "
+                    "-maxplies 8"));
+  ASSERT_TRUE(cut.status.ok()) << cut.status;
+  ASSERT_EQ(cut.records.size(), 2u);
+  for (const GameRecord& record : cut.records) {
+    EXPECT_EQ(record.termination, Termination::kMaxPlies);
+    EXPECT_EQ(record.result, GameResult::kDraw);
+    EXPECT_EQ(record.moves.size(), 8u);
+    EXPECT_EQ(record.reason, "cut after 8 moves (-maxplies 8)");
+    Position position = Position::Start();
+    for (const MoveRecord& move : record.moves) position.Play(*ParseMove(move.move));
+    EXPECT_EQ(record.final_scores[0], position.Score(Player::kFirst));
+    EXPECT_EQ(record.final_scores[1], position.Score(Player::kSecond));
+    const absl::StatusOr<GameRecord> read = GameRecord::FromJson(record.ToJson());
+    ASSERT_TRUE(read.ok()) << read.status();
+    EXPECT_EQ(read->termination, Termination::kMaxPlies);
+    EXPECT_EQ(TerminationText(read->termination), "maxplies");
+  }
+  EXPECT_TRUE(absl::StrContains(cut.output, "{maxplies: cut after 8 moves")) << cut.output;
+}
+
+TEST(CpuTimeTest, EachMoveHasTheMoversProcessorTimeAndTheGameEachEnginesTotal) {
+  // The spinning engine keeps a core busy 150 ms a move; the other answers at once.
+  const MatchRun measured = RunMatch(
+      Args("-engine cmd=FAKE name=spinner arg=--mode=spin arg=--delay_ms=150 -engine cmd=FAKE "
+           "name=quick arg=--mode=good -each tc=60 -cputime -maxplies 6"));
+  ASSERT_TRUE(measured.status.ok()) << measured.status;
+  ASSERT_EQ(measured.records.size(), 1u);
+  const GameRecord& record = measured.records[0];
+  ASSERT_EQ(record.moves.size(), 6u);
+  ASSERT_TRUE(record.cpu_ms && record.wait_ms);
+  std::int64_t spun = 0;
+  for (size_t ply = 0; ply < record.moves.size(); ++ply) {
+    const MoveRecord& move = record.moves[ply];
+    ASSERT_TRUE(move.cpu_ms && move.wait_ms);
+    if (ply % 2 == 0) {
+      // Its whole move on a core or waiting for one: on a busy machine, part of it waits.
+      EXPECT_GE(*move.cpu_ms + *move.wait_ms, 100) << "ply " << ply;
+      spun += *move.cpu_ms;
+    } else {
+      EXPECT_LE(*move.cpu_ms, 50) << "ply " << ply;
+    }
+  }
+  EXPECT_EQ((*record.cpu_ms)[0], spun);
+  const absl::StatusOr<GameRecord> read = GameRecord::FromJson(record.ToJson());
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->cpu_ms, record.cpu_ms);
+  EXPECT_EQ(read->wait_ms, record.wait_ms);
+  EXPECT_EQ(read->moves[0].cpu_ms, record.moves[0].cpu_ms);
+  // Without -cputime, nothing is measured or written.
+  const MatchRun plain = RunMatch(
+      Args("-engine cmd=FAKE name=a arg=--mode=good -engine cmd=FAKE name=b arg=--mode=good -each "
+           "tc=60 -maxplies 2"));
+  ASSERT_TRUE(plain.status.ok() && plain.records.size() == 1u);
+  EXPECT_FALSE(plain.records[0].cpu_ms);
+  EXPECT_FALSE(plain.records[0].ToJson().contains("cpu"));
+  EXPECT_FALSE(plain.records[0].ToJson()["moves"][0].contains("cpu"));
+}
+
 TEST(StartupTimeoutTest, TheStartHasItsOwnTimeoutAndTheStallTimeoutIsForIsready) {
   const std::string slow_start =
       "-engine cmd=FAKE name=good -engine cmd=FAKE name=slow arg=--uci_delay_ms=700 -each tc=5 "
@@ -265,6 +328,12 @@ TEST(MatchCliTest, TheNewFlagsAndTheirErrors) {
   EXPECT_EQ(CommandLineErrorAfter("-log file=x.log"), "accepted");
   EXPECT_EQ(CommandLineErrorAfter("-log x.log"), "-log: expected 'file=PATH'");
   EXPECT_EQ(CommandLineErrorAfter("-adjudicate exact plies=4"), "accepted");
+  EXPECT_EQ(CommandLineErrorAfter("-maxplies 8"), "accepted");
+  EXPECT_EQ(CommandLineErrorAfter("-maxplies 40"),
+            "-maxplies 40: expected 1 to 39 (a game ends after 40 moves anyway)");
+  EXPECT_EQ(CommandLineErrorAfter("-maxplies x"),
+            "-maxplies x: expected 1 to 39 (a game ends after 40 moves anyway)");
+  EXPECT_EQ(CommandLineErrorAfter("-cputime"), "accepted");
   EXPECT_EQ(CommandLineErrorAfter("-adjudicate exact plies=1"),
             "-adjudicate exact plies=1: plies must be 2 to 40 (both engines must have said it)");
   EXPECT_EQ(CommandLineErrorAfter("-adjudicate score plies=4"),

@@ -129,8 +129,12 @@ GameRecord Played(int game, int round, int pair, int first, int second,
   record.termination = termination;
   record.reason = std::move(reason);
   record.opening = std::move(opening);
-  for (std::int64_t m : ms)
-    record.moves.push_back({"RC14", m, std::nullopt, false, ProvenResult::kUnknown});
+  for (std::int64_t m : ms) {
+    MoveRecord move;
+    move.move = "RC14";
+    move.ms = m;
+    record.moves.push_back(move);
+  }
   return record;
 }
 

@@ -100,13 +100,16 @@ def _start_position(start: Optional[str]) -> Position:
 class MoveRecord(_JsonObject):
     """One engine move of a game record: `ms` its time, `score` its last score
     (centipoints, the mover's view), `exact` that score is the exact final margin, `proven`
-    the result it proved ("win", "draw", "loss"; the mover's view)."""
+    the result it proved ("win", "draw", "loss"; the mover's view); with -cputime, `cpu` and
+    `wait` the mover's processor time and its threads' wait for a core (ms)."""
 
     move: Optional[str] = None
     ms: Optional[int] = None
     score: Optional[int] = None
     exact: Optional[bool] = None
     proven: Optional[str] = None
+    cpu: Optional[int] = None
+    wait: Optional[int] = None
     extra: dict = dataclasses.field(default_factory=dict)
 
     _REQUIRED = ("move",)
@@ -117,9 +120,10 @@ class GameRecord(_JsonObject):
     """One game of `divercite-match -records`: p1 moves first; `opening` (moves separated by
     spaces) is played from `start` before the engines' `moves`; `result` is "1-0", "0-1" or
     "1/2-1/2"; `termination` normal, time, illegal, crash, stall, limit (a resource limit of
-    the engine's sandbox) or adjudication, and `reason` why (for limit, the limit's reason
-    first); `engines` the engines' indices; `tc` their time controls; `final` the final
-    scores."""
+    the engine's sandbox), adjudication or maxplies (cut by -maxplies: a draw), and `reason`
+    why (for limit, the limit's reason first); `engines` the engines' indices; `tc` their time
+    controls; `final` the final scores; with -cputime, `cpu` and `wait` each engine's
+    processor time and wait for a core over the game (ms, p1's first)."""
 
     game: int
     round: Optional[int] = None
@@ -135,6 +139,8 @@ class GameRecord(_JsonObject):
     tc: Optional[list] = None
     moves: Optional[list] = None
     final: Optional[list] = None
+    cpu: Optional[list] = None
+    wait: Optional[list] = None
     extra: dict = dataclasses.field(default_factory=dict)
 
     _NESTED = {"moves": MoveRecord}

@@ -19,11 +19,11 @@ import sys
 import time
 import unittest
 
-from bridge_support import (COURSE, ENGINE, GREEDY, PROTOCOL_LINE, RANDOM, REFERENCE_GAMES,
+from bridge_support import (AGENTS, COURSE, ENGINE, GREEDY, PROTOCOL_LINE, RANDOM, REFERENCE_GAMES,
                             SEAHORSE, SOURCE, WRAPPER, BoardDivercite, CourseEngineTestCase,
                             GameStateDivercite, PlayerDivercite, Protocol, action_move, agent,
-                            course_replay, finish_match, light_action, reference_games,
-                            run_match, wrapper)
+                            course_replay, finish_match, light_action, reference_games, run_match,
+                            wrapper)
 
 
 class MatchesAgainstTheEngineTest(CourseEngineTestCase):
@@ -271,7 +271,8 @@ class ProtocolTest(CourseEngineTestCase):
 
     def test_failing_agents_lose_the_move_not_the_wrapper(self):
         cases = {
-            "raising": "info string error: MyPlayer.compute_action raised ValueError: boom",
+            "raising": "info string crash: ValueError in raising_player.py, line 10 "
+                       "(MyPlayer.compute_action): boom",
             "none": "info string error: MyPlayer.compute_action returned None",
             "illegal": "info string error: MyPlayer.compute_action returned an illegal move "
                        "GC00: (0,0) is not a cell of the board",
@@ -294,14 +295,19 @@ class ProtocolTest(CourseEngineTestCase):
                 self.assertEqual(engine.process.wait(timeout=5), 0)
 
     def test_agents_that_cannot_start_exit_with_code_2(self):
-        for name, message in (("broken", "importing the agent"),
-                              ("unbuildable", "constructing MyPlayer('W'")):
+        # The file and the line where it failed, never the folder it is kept in.
+        for name, message in (("broken", "importing broken_player.py failed: ImportError in "
+                                         "broken_player.py, line 2 (import): this agent is "
+                                         "broken on purpose"),
+                              ("unbuildable", "constructing MyPlayer('W', name='unbuildable_"
+                                              "player_1') from unbuildable_player.py failed: ")):
             with self.subTest(agent=name):
                 result = subprocess.run([WRAPPER, agent(name)], input="uci\n",
                                         capture_output=True, text=True, timeout=30)
                 self.assertEqual(result.returncode, 2)
                 self.assertEqual(result.stdout, "")
                 self.assertIn(message, result.stderr)
+                self.assertNotIn(AGENTS, result.stderr.replace(f"File \"{AGENTS}", ""))
         result = subprocess.run([WRAPPER, "--course", self.temp, RANDOM], input="uci\n",
                                 capture_output=True, text=True, timeout=30)
         self.assertEqual(result.returncode, 2)
@@ -428,11 +434,10 @@ class FailuresThroughTheRunnerTest(CourseEngineTestCase):
         records, output = finish_match(self, *runs["raising"])
         self.assertEqual(len(records), 2, output)
         for record in records:
-            self.assertEqual(record["termination"], "illegal")
+            self.assertEqual(record["termination"], "crash")
             self.assertEqual(record["result"], "0-1" if record["p1"] == "raising" else "1-0")
-            self.assertIn("raising played '(none)'", record["reason"])
-            self.assertIn("(engine said: MyPlayer.compute_action raised ValueError: boom)",
-                          record["reason"])
+            self.assertEqual(record["reason"], "raising: ValueError in raising_player.py, line "
+                                               "10 (MyPlayer.compute_action): boom")
 
         (record,), output = finish_match(self, *runs["sleepy"])
         self.assertEqual((record["p1"], record["termination"], record["result"]),
@@ -450,6 +455,40 @@ class FailuresThroughTheRunnerTest(CourseEngineTestCase):
         for earlier, later in zip(seen, seen[1:]):
             self.assertLess(later, earlier, seen)
         self.assertGreater(seen[-1], 0.0)
+
+    def test_the_agents_log_holds_its_output_traceback_and_warnings_bounded(self):
+        # --agent-log: what the agent writes, its traceback and the bridge's warnings go to the
+        # file, not to the bridge's stderr (whose tail the runner shows as a lost game's
+        # reason); a flood leaves the last 64 KB of it, never the 200 MB.
+        runs = {}
+        for name in ("raising", "unserialisable", "flooding"):
+            log = os.path.join(self.temp, f"{name}.agent.log")
+            records = os.path.join(self.temp, f"{name}-log.jsonl")
+            arguments = ["-engine", f"cmd={WRAPPER}", "arg=--agent-log", f"arg={log}",
+                         f"arg={agent(name)}", f"name={name}", "tc=60", "-engine",
+                         f"cmd={ENGINE}", "name=engine", "tc=1", "-maxplies", "4"]
+            runs[name] = (run_match(arguments, records), records, log)
+        texts = {}
+        for name, (process, records, log) in runs.items():
+            (record,), output = finish_match(self, process, records)
+            with open(log, "rb") as file:
+                texts[name] = (record, output, file.read())
+        record, output, logged = texts["raising"]
+        self.assertEqual(record["termination"], "crash")
+        self.assertIn(b"Traceback (most recent call last)", logged)
+        self.assertIn(b'raising_player.py", line 10, in compute_action', logged)
+        self.assertIn(b"ValueError: boom", logged)
+        self.assertNotIn("Traceback", record["reason"])
+        record, output, logged = texts["unserialisable"]
+        self.assertEqual(record["termination"], "maxplies")
+        self.assertIn(b"[course bridge] warning: the course's master would crash serialising",
+                      logged)
+        self.assertNotIn("would crash serialising", output)
+        record, output, logged = texts["flooding"]
+        self.assertEqual(record["termination"], "maxplies")
+        self.assertLessEqual(len(logged), 2 * 64 * 1024)
+        self.assertGreaterEqual(len(logged), 64 * 1024)
+        self.assertTrue(logged.endswith(b"x" * 82 + b"\n"), logged[-200:])
 
 
 if __name__ == "__main__":

@@ -44,8 +44,7 @@ HABITS = {
     "unseeded": (NORMAL, WON),
     "unserialisable": (NORMAL,
                        (1, "AttributeError: '_thread.lock' object has no attribute 'to_json'")),
-    "late_raising": (("illegal", "(engine said: MyPlayer.compute_action raised IndexError: "
-                                 "third move: list index out of range)"),
+    "late_raising": (("crash", "IndexError in late_raising_player.py, line "),
                      (1, "IndexError: third move")),
     "late_none": (("illegal", "(engine said: MyPlayer.compute_action returned None)"),
                   (1, "'NoneType' object has no attribute 'get_heavy_action'")),

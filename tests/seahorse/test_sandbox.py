@@ -44,7 +44,8 @@ SANDBOX = ["--sandbox", "--memory-mb", "256"]
 # For a bridge's start (it stages the sandbox's files and checks that the agent imports) on
 # a loaded machine: the runner's default, 10 s, is for engines that start at once.
 STARTUP = ["-startuptimeout", "60"]
-ILLEGAL = "illegal"
+# How the runner records an agent's exception (the bridge names it, `info string crash:`).
+RAISED = "crash"
 # How the runner records a game that a limit of the sandbox ended.
 LIMIT = "limit"
 # The variable that makes the sandbox do without cgroups (SIGSTOP and seccomp instead).
@@ -161,14 +162,14 @@ class HostileAgentsTest(HostileTeams):
         marker = f"{os.getpid() % 1000}.{threading.get_ident() % 100000}"
         attacks = {
             # name: (attack, target, termination, what the record's reason holds)
-            "reader": ("read", secret, ILLEGAL, "FileNotFoundError"),
+            "reader": ("read", secret, RAISED, "FileNotFoundError"),
             # Its /tmp is its own: the file is written there, and is gone with the game.
             "writer": ("write", planted, "normal", ""),
-            "network": ("connect", listener.port, ILLEGAL, "ConnectionRefusedError"),
+            "network": ("connect", listener.port, RAISED, "ConnectionRefusedError"),
             "forker": ("fork", None, LIMIT, "process limit"),
             # Its MemoryError (the address-space limit) is seen inside its process only, and
             # the bridge takes no agent's word for a limit (issue 55): its own error.
-            "hog": ("memory", None, ILLEGAL, "MemoryError"),
+            "hog": ("memory", None, RAISED, "MemoryError"),
             "cores": ("cores", None, "normal", ""),
             "lingerer": ("linger", marker, "normal", ""),
         }
@@ -417,7 +418,7 @@ class HostileAgentsFightBackTest(HostileTeams):
             # name: (attack, target, termination, what the record's reason holds)
             "environ": ("environ", TOKEN_VARIABLE, "normal", ""),
             "io_uring": ("io_uring", None, "normal", ""),
-            "newlines": ("newlines", None, ILLEGAL, "boom\\nbestmove RC00"),
+            "newlines": ("newlines", None, RAISED, "boom\\nbestmove RC00"),
         }
         played, paths = self.play_attacks(attacks, env=environment)
         for name, (records, output) in played.items():
@@ -486,7 +487,7 @@ class HostileAgentsFightBackTest(HostileTeams):
                 self.assertEqual(len(records), 1, output)
                 reason = records[0]["reason"]
                 # Lost by its own error, its words quoted: a limit's reason starts with them.
-                self.assertEqual(records[0]["termination"], ILLEGAL, reason)
+                self.assertEqual(records[0]["termination"], RAISED, reason)
                 self.assertFalse(reason.startswith("memory limit"), reason)
                 self.assertIn("forged by the agent", reason)
                 self.assertNothingLeft(path)
@@ -505,7 +506,7 @@ class HostileAgentsFightBackTest(HostileTeams):
             with self.subTest(attack=attack):
                 record, peak = self.hidden_memory(attack, environment)
                 self.assertLess(peak, SHMEM_SLACK_MB)
-                self.assertEqual(record["termination"], ILLEGAL, record["reason"])
+                self.assertEqual(record["termination"], RAISED, record["reason"])
                 self.assertRegex(record["reason"], r"PermissionError|Errno 1\]")
 
     def test_files_on_its_tmpfs_count_against_the_limit(self):

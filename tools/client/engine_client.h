@@ -57,6 +57,10 @@ class EngineClient {
 
   const EngineConfig& config() const { return config_; }
   bool running() const { return process_ != nullptr; }
+  // The engine's process id while it runs (its processor use is measured from it).
+  std::optional<pid_t> pid() const {
+    return process_ ? std::optional<pid_t>(process_->pid()) : std::nullopt;
+  }
 
   // Starts the process (if not running), does the handshake (`uci` -> `uciok`, reading the
   // options it advertises), checks every option of the config against them, then sets each

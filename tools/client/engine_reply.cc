@@ -59,6 +59,10 @@ ReplyReader::Step ReplyReader::Read(absl::string_view line) {
   if (absl::StartsWith(line, kEngineLimitPrefix)) {
     reply_.limit = std::string(absl::StripAsciiWhitespace(line.substr(kEngineLimitPrefix.size())));
   }
+  // Its own code failed on the move: a crash, not an illegal move, in the same record.
+  if (absl::StartsWith(line, kEngineCrashPrefix)) {
+    reply_.crash = std::string(absl::StripAsciiWhitespace(line.substr(kEngineCrashPrefix.size())));
+  }
   if (words.size() >= 2 && words[1] != "string") {
     // A score line opens line k of a report (`multipv k`, 1 without it), line 1 a new
     // report; the `info string exact` / `proven` lines that follow are that line's.

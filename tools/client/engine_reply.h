@@ -21,6 +21,11 @@ inline constexpr absl::string_view kEngineErrorPrefix = "info string error:";
 // in (memory, processes) ended its move; what follows it is the limit's reason. It then
 // answers `bestmove (none)` or exits: either way the game is lost by `limit`.
 inline constexpr absl::string_view kEngineLimitPrefix = "info string limit:";
+// The prefix of the line by which an engine says that it failed on its move by a fault of its
+// own code (a course agent's exception: its type, file and line); what follows is the crash's
+// description. It then answers `bestmove (none)`: the game is lost by `crash`, not by an
+// illegal move.
+inline constexpr absl::string_view kEngineCrashPrefix = "info string crash:";
 
 // What a score line's `lowerbound` or `upperbound` says of its score: none, the score is the
 // search's value; a proven win reports the margin it is sure of as a lower bound, a proven
@@ -52,6 +57,8 @@ struct EngineReply {
   std::string error;  // the last `info string error: X` seen: X
   // The last `info string limit: X` seen: X (perhaps ""); none if none was.
   std::optional<std::string> limit;
+  // The last `info string crash: X` seen: X; none if none was.
+  std::optional<std::string> crash;
   absl::Duration elapsed;  // from sending `go` to receiving `bestmove` (EngineClient's)
 };
 

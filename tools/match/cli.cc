@@ -88,6 +88,23 @@ absl::Status ApplyRepeat(absl::string_view, const std::vector<std::string>&, Par
   return absl::OkStatus();
 }
 
+absl::Status ApplyCpuTime(absl::string_view, const std::vector<std::string>&, ParsedArgs& parsed) {
+  parsed.settings.measure_cpu = true;
+  return absl::OkStatus();
+}
+
+absl::Status ApplyMaxPlies(absl::string_view, const std::vector<std::string>& values,
+                           ParsedArgs& parsed) {
+  int plies = 0;
+  if (!absl::SimpleAtoi(values[0], &plies) || plies < 1 || plies >= kTotalPlies) {
+    return absl::InvalidArgumentError(absl::StrCat("-maxplies ", values[0], ": expected 1 to ",
+                                                   kTotalPlies - 1, " (a game ends after ",
+                                                   kTotalPlies, " moves anyway)"));
+  }
+  parsed.settings.max_plies = plies;
+  return absl::OkStatus();
+}
+
 absl::Status ApplySeed(absl::string_view, const std::vector<std::string>& values,
                        ParsedArgs& parsed) {
   if (!absl::SimpleAtoi(values[0], &parsed.settings.seed)) {
@@ -256,6 +273,8 @@ const std::vector<Flag>& Flags() {
       {"-log", Arity::kUntilNextFlag, ApplyLog},
       {"-live", Arity::kOne, SetString(&MatchSettings::live_path)},
       {"-adjudicate", Arity::kUntilNextFlag, ApplyAdjudicate},
+      {"-maxplies", Arity::kOne, ApplyMaxPlies},
+      {"-cputime", Arity::kNone, ApplyCpuTime},
       {"-shard", Arity::kOne, ApplyShard},
       {"-merge", Arity::kUntilNextFlag, ApplyMerge},
   };
@@ -349,6 +368,7 @@ std::string UsageText() {
                   [-records FILE.jsonl] [-text FILE] [-log file=FILE] [-live FILE]
                   [-ratinginterval N] [-html DIR] [-sprt elo0=E0 elo1=E1 alpha=A beta=B]
                   [-tournament roundrobin|gauntlet] [-adjudicate exact plies=N]
+                  [-maxplies N] [-cputime]
                   [-startuptimeout SECONDS] [-stalltimeout SECONDS] [-maxmovetime SECONDS]
                   [-shard K/N]
   divercite-match -merge FILE.jsonl... [-records MERGED.jsonl] [-text FILE] [-html DIR]
@@ -377,6 +397,13 @@ std::string UsageText() {
   -adjudicate exact plies=N: once both engines reported the same exact score for N moves,
   the runner solves the position itself; if its solve agrees, the game ends with that
   result ({adjudication}); if not, it is played on. Off by default.
+  -maxplies N: a game still going after N moves (both engines' together) ends there, a
+  draw ({maxplies}) with the scores on the board: a short check of an engine that is told
+  the whole clock (the arena's first game of a new version). Off by default.
+  -cputime: each move's processor time and the time its threads waited for a core, over
+  the engine's process and all it started (Linux: the scheduler's statistics), recorded
+  as the move's "cpu" and "wait" (ms) and the game's per engine: a game lost on time by
+  an engine that waited long for a core was lost to a busy machine.
   -startuptimeout: for an engine's start, uci/uciok and first isready (default: the
   -stalltimeout); -stalltimeout: for isready before each game (default 10 s);
   -maxmovetime: for a move without a clock (default 300 s).

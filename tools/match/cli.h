@@ -8,7 +8,8 @@
 //                   [-records FILE] [-text FILE] [-log file=FILE] [-live FILE]
 //                   [-ratinginterval N]
 //                   [-sprt elo0=E0 elo1=E1 alpha=A beta=B] [-tournament roundrobin|gauntlet]
-//                   [-adjudicate exact plies=N] [-startuptimeout SECONDS]
+//                   [-adjudicate exact plies=N] [-maxplies N] [-cputime]
+//                   [-startuptimeout SECONDS]
 //                   [-stalltimeout SECONDS] [-maxmovetime SECONDS] [-shard K/N]
 //   divercite-match -merge FILE... [-records FILE] [-text FILE] <the match's flags>
 //   divercite-match -ratings FILE...    (merge.h)

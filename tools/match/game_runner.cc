@@ -13,6 +13,7 @@
 #include "engine/move.h"
 #include "engine/position_string.h"
 #include "search/value.h"
+#include "tools/common/process_cpu.h"
 
 namespace divercite {
 namespace {
@@ -50,6 +51,44 @@ std::optional<int> LiveToMove(const Position& position) {
   if (position.IsGameOver()) return std::nullopt;
   return Index(position.SideToMove());
 }
+
+struct MoveCpu {
+  std::int64_t cpu_ms = 0, wait_ms = 0;
+};
+
+// -cputime: what each engine's processes use during its moves, added to the record as each
+// move ends (the move that loses the game too, measured before its engine is killed).
+class CpuMeter {
+ public:
+  CpuMeter(bool on, GameRecord& record) : on_(on), record_(record) {}
+
+  void MoveStarts(const EngineClient& engine) {
+    before_.reset();
+    if (on_ && engine.pid()) before_ = CpuSnapshot::Take(*engine.pid());
+  }
+
+  // What the mover `side` used since MoveStarts, in ms, added to the game's; none if it could
+  // not be measured.
+  std::optional<MoveCpu> MoveEnds(const EngineClient& engine, int side) {
+    if (!before_ || !engine.pid()) return std::nullopt;
+    const std::optional<CpuSnapshot> after = CpuSnapshot::Take(*engine.pid());
+    if (!after) return std::nullopt;
+    const CpuUse used = after->Since(*before_);
+    const MoveCpu move = {used.cpu_ns / 1'000'000, used.wait_ns / 1'000'000};
+    if (!record_.cpu_ms) {
+      record_.cpu_ms.emplace();
+      record_.wait_ms.emplace();
+    }
+    (*record_.cpu_ms)[side] += move.cpu_ms;
+    (*record_.wait_ms)[side] += move.wait_ms;
+    return move;
+  }
+
+ private:
+  bool on_;
+  GameRecord& record_;
+  std::optional<CpuSnapshot> before_;
+};
 
 // The game, refereed: PlayGame without its -live "end" line.
 GameRecord PlayRefereed(const GameSetup& setup) {
@@ -97,6 +136,7 @@ GameRecord PlayRefereed(const GameSetup& setup) {
   // For -adjudicate: each engine move's exact score, the first player's view.
   std::vector<std::optional<int>> exact_values;
   bool adjudicating = setup.adjudicate_plies > 0 && setup.solver != nullptr;
+  CpuMeter cpu(setup.measure_cpu, record);
   if (setup.live != nullptr) {
     setup.live->GameStarted(setup.game, record, static_cast<int>(moves.size()), LiveClocksOf(clock),
                             LiveToMove(position));
@@ -107,8 +147,10 @@ GameRecord PlayRefereed(const GameSetup& setup) {
     const std::string position_line =
         absl::StrCat("position ", setup.opening->start_string, moves.empty() ? "" : " moves ",
                      absl::StrJoin(moves, " "));
+    cpu.MoveStarts(*engines[p]);
     absl::StatusOr<EngineReply> reply =
         engines[p]->Go(position_line, clock.GoLine(p), clock.Deadline(p));
+    const std::optional<MoveCpu> used = cpu.MoveEnds(*engines[p], p);
     if (!reply.ok()) {
       return finish(p, TerminationOf(engines[p]->last_failure()),
                     std::string(reply.status().message()));
@@ -119,6 +161,11 @@ GameRecord PlayRefereed(const GameSetup& setup) {
     }
     absl::StatusOr<Move> move = ParseMove(reply->bestmove);
     absl::Status legal = move.ok() ? position.CheckLegal(*move) : move.status();
+    if (!legal.ok() && reply->crash) {
+      // The engine said its own code failed (a course agent's exception): a crash.
+      return finish(p, Termination::kCrash,
+                    absl::StrCat(engines[p]->config().name, ": ", *reply->crash));
+    }
     if (!legal.ok()) {
       return finish(p, Termination::kIllegal,
                     absl::StrCat(engines[p]->config().name, " played '", reply->bestmove,
@@ -127,11 +174,22 @@ GameRecord PlayRefereed(const GameSetup& setup) {
     position.Play(*move);
     moves.push_back(reply->bestmove);
     const std::int64_t used_ms = absl::ToInt64Milliseconds(reply->elapsed);
-    record.moves.push_back(
-        {reply->bestmove, used_ms, reply->score_cp, reply->exact, reply->proven});
+    record.moves.push_back({reply->bestmove, used_ms, reply->score_cp, reply->exact, reply->proven,
+                            used ? std::optional(used->cpu_ms) : std::nullopt,
+                            used ? std::optional(used->wait_ms) : std::nullopt});
     if (setup.live != nullptr) {
       setup.live->MovePlayed(setup.game, static_cast<int>(moves.size()), reply->bestmove, used_ms,
                              LiveClocksOf(clock), LiveToMove(position));
+    }
+    if (setup.max_plies > 0 && static_cast<int>(record.moves.size()) >= setup.max_plies &&
+        !position.IsGameOver()) {
+      // Cut, as cutechess's and fastchess's move limit does: a draw, the board's scores kept.
+      record.termination = Termination::kMaxPlies;
+      record.result = GameResult::kDraw;
+      record.final_scores = {position.Score(Player::kFirst), position.Score(Player::kSecond)};
+      record.reason = absl::StrFormat("cut after %d moves (-maxplies %d)", record.moves.size(),
+                                      setup.max_plies);
+      return record;
     }
     if (!adjudicating || position.IsGameOver()) continue;
     exact_values.push_back(reply->exact && reply->score_cp

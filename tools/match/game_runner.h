@@ -27,6 +27,10 @@ struct GameSetup {
   // -adjudicate exact plies=N: N (0: off), and the solver that confirms.
   int adjudicate_plies = 0;
   ExactSolver* solver = nullptr;
+  // -maxplies: the engines' moves after which a game still going ends, as cut (0: never).
+  int max_plies = 0;
+  // -cputime: measure each move's processor use (tools/common/process_cpu.h).
+  bool measure_cpu = false;
   // -live: the game's events as it goes (live_log.h), under its number in the records.
   LiveLog* live = nullptr;
   int game = 0;

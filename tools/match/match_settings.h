@@ -57,6 +57,10 @@ struct MatchSettings {
   // -adjudicate exact plies=N: end a game once both engines reported the same exact score
   // for N consecutive moves and the runner's own solve confirms it (0: off).
   int adjudicate_plies = 0;
+  // -maxplies N: end a game still going after N moves of the engines (0: off), as cut.
+  int max_plies = 0;
+  // -cputime: each move's processor time and run-queue wait measured and recorded.
+  bool measure_cpu = false;
   std::optional<ShardSpec> shard;
   std::vector<std::string> merge_files;  // -merge: report on these records, play nothing
 

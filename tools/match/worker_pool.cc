@@ -44,6 +44,8 @@ void WorkerPool::Work(const std::vector<ScheduledGame>& games, const GameFinishe
                     settings_.StartupTimeout(),
                     settings_.adjudicate_plies,
                     solver.get(),
+                    settings_.max_plies,
+                    settings_.measure_cpu,
                     live_,
                     game.game};
     GameRecord record = PlayGame(setup);

@@ -11,14 +11,14 @@
 namespace divercite {
 namespace {
 
-constexpr EnumName<Termination> kTerminationNames[] = {
-    {Termination::kNormal, "normal"},
-    {Termination::kTime, "time"},
-    {Termination::kIllegal, "illegal"},
-    {Termination::kCrash, "crash"},
-    {Termination::kStall, "stall"},
-    {Termination::kLimit, "limit"},
-    {Termination::kAdjudication, "adjudication"}};
+constexpr EnumName<Termination> kTerminationNames[] = {{Termination::kNormal, "normal"},
+                                                       {Termination::kTime, "time"},
+                                                       {Termination::kIllegal, "illegal"},
+                                                       {Termination::kCrash, "crash"},
+                                                       {Termination::kStall, "stall"},
+                                                       {Termination::kLimit, "limit"},
+                                                       {Termination::kAdjudication, "adjudication"},
+                                                       {Termination::kMaxPlies, "maxplies"}};
 static_assert(NamesAreDistinct(kTerminationNames));
 
 // The member `key` when present, read by `read` into `*target`; absent leaves the default.
@@ -66,7 +66,9 @@ absl::StatusOr<MoveRecord> MoveFromJson(const Json& json, absl::string_view what
                                      ReadOptional(json, "ms", JsonToInt64, &move.ms),
                                      ReadOptional(json, "score", JsonToInt, &move.score_cp),
                                      ReadOptional(json, "exact", JsonToBool, &move.exact),
-                                     ReadOptional(json, "proven", ReadProven, &move.proven)}) {
+                                     ReadOptional(json, "proven", ReadProven, &move.proven),
+                                     ReadOptional(json, "cpu", JsonToInt64, &move.cpu_ms),
+                                     ReadOptional(json, "wait", JsonToInt64, &move.wait_ms)}) {
     if (!status.ok()) return absl::InvalidArgumentError(absl::StrCat(what, ": ", status.message()));
   }
   return move;
@@ -103,6 +105,15 @@ absl::StatusOr<GameRecord> RecordFromJson(const Json& json) {
         ReadOptionalPair(json, "tc", JsonToString, &record.time_controls),
         ReadOptionalPair(json, "final", JsonToInt, &record.final_scores)}) {
     if (!status.ok()) return status;
+  }
+  for (auto [key, target] :
+       {std::pair("cpu", &record.cpu_ms), std::pair("wait", &record.wait_ms)}) {
+    if (FindJsonMember(json, key) == nullptr) continue;
+    std::array<std::int64_t, 2> pair{};
+    if (absl::Status status = ReadOptionalPair(json, key, JsonToInt64, &pair); !status.ok()) {
+      return status;
+    }
+    *target = pair;
   }
   absl::StatusOr<Termination> parsed_termination = ParseTermination(termination);
   if (!parsed_termination.ok()) return parsed_termination.status();
@@ -185,10 +196,14 @@ Json GameRecord::ToJson() const {
     if (move.proven != ProvenResult::kUnknown) {
       entry["proven"] = std::string(ProvenResultText(move.proven));
     }
+    if (move.cpu_ms) entry["cpu"] = *move.cpu_ms;
+    if (move.wait_ms) entry["wait"] = *move.wait_ms;
     move_list.push_back(std::move(entry));
   }
   json["moves"] = std::move(move_list);
   json["final"] = Json::array({final_scores[0], final_scores[1]});
+  if (cpu_ms) json["cpu"] = Json::array({(*cpu_ms)[0], (*cpu_ms)[1]});
+  if (wait_ms) json["wait"] = Json::array({(*wait_ms)[0], (*wait_ms)[1]});
   return json;
 }
 

@@ -12,11 +12,16 @@
 // is the exact final margin; `proven`: the mover reported a proven result with its move
 // (`info string proven win|draw|loss`, its own view), absent if it proved none. A proven
 // result that is not exact makes the score a bound: at least that margin for a win, at most
-// for a loss. `termination` is normal, time, illegal, crash, stall, limit or adjudication;
+// for a loss. `termination` is normal, time, illegal, crash, stall, limit, adjudication or
+// maxplies;
 // `reason` says more for the others than normal (for limit it starts with the limit's reason,
 // the engine's words: "memory limit: its processes may use 2048 MB together (2057 MB in use)
 // (mine)"). An adjudicated game (-adjudicate) ends before the board is full: `final` is then
-// the scores at the end of the runner's solved best line. A record is valid UTF-8: an
+// the scores at the end of the runner's solved best line. A game cut by -maxplies is a draw
+// ("maxplies") with the scores on the board when it was cut. With -cputime, each move has
+// "cpu" and "wait" (ms: the mover's processor time, and its threads' wait for a core), and
+// the record "cpu" and "wait" per engine (p1's first) over the whole game, the move that
+// lost it included. A record is valid UTF-8: an
 // engine's words reach its reason through ValidUtf8 (child_process.h), and the writer
 // (DumpJson) replaces any other ill-formed byte.
 //
@@ -47,9 +52,18 @@ absl::StatusOr<GameResult> ParseGameResult(absl::string_view text);
 // Why a game ended: on the board, or lost by an engine on time, by an illegal or garbled
 // move, by a crash, by not answering, or by a resource limit of the sandbox it runs in (it
 // said so: `info string limit:`, docs/protocol.md), or decided by the runner's exact solve
-// once both engines agreed on the exact result (-adjudicate). Text: "normal", "time",
-// "illegal", "crash", "stall", "limit", "adjudication".
-enum class Termination { kNormal, kTime, kIllegal, kCrash, kStall, kLimit, kAdjudication };
+// once both engines agreed on the exact result (-adjudicate), or cut after -maxplies moves.
+// Text: "normal", "time", "illegal", "crash", "stall", "limit", "adjudication", "maxplies".
+enum class Termination {
+  kNormal,
+  kTime,
+  kIllegal,
+  kCrash,
+  kStall,
+  kLimit,
+  kAdjudication,
+  kMaxPlies
+};
 absl::string_view TerminationText(Termination termination);
 absl::StatusOr<Termination> ParseTermination(absl::string_view text);
 
@@ -59,6 +73,8 @@ struct MoveRecord {
   std::optional<int> score_cp;
   bool exact = false;
   ProvenResult proven = ProvenResult::kUnknown;  // the mover's view
+  // -cputime: the mover's processor time and run-queue wait during the move, in ms.
+  std::optional<std::int64_t> cpu_ms, wait_ms;
 };
 
 struct GameRecord {
@@ -75,6 +91,8 @@ struct GameRecord {
   std::array<std::string, 2> time_controls;
   std::vector<MoveRecord> moves;
   std::array<int, 2> final_scores{};
+  // -cputime: each engine's processor time and run-queue wait over the game, in ms.
+  std::optional<std::array<std::int64_t, 2>> cpu_ms, wait_ms;
 
   // Points for the first player: 1, 1/2 or 0.
   double FirstPlayerPoints() const;

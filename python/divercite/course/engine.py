@@ -16,6 +16,7 @@ import traceback
 from .. import sandbox
 from ..sandbox.limits import add_limit_arguments, limits_given
 from .bridge import agent_process, interpreter, locations, streams
+from .bridge.agent_log import KEEP_BYTES, AgentLog
 from .bridge.agent_process import AgentLauncher
 from .bridge.protocol import COURSE_CLOCK_SECONDS, OVERTIME_SECONDS, Session
 from .bridge.rules import Course
@@ -27,8 +28,9 @@ and its section "A course agent through the bridge" says what a course agent ans
   [moves ...], go [wtime|btime MS ...] [infinite], stop, query, d, quit. The agent gets
   remaining_time = its side's clock in seconds ({COURSE_CLOCK_SECONDS:g} without one);
   depth, nodes, movetime and the increments are accepted and ignored. A stop while the
-  agent thinks ends its process ('bestmove (none)'); an agent that fails, or still thinks
-  {OVERTIME_SECONDS:g} s after its clock ran out, answers 'info string error: ...' and
+  agent thinks ends its process ('bestmove (none)'); an agent that raises answers 'info
+  string crash: <exception> in <file>, line N ...', one that returns no legal move, or still
+  thinks {OVERTIME_SECONDS:g} s after its clock ran out, 'info string error: ...'; then
   'bestmove (none)', and the next go works.
 
 one game, one fresh agent:
@@ -72,6 +74,10 @@ def parse_arguments(prog):
     group.add_argument("--sandbox", action="store_true",
                        help="run every agent process in a sandbox")
     add_limit_arguments(group)
+    parser.add_argument("--agent-log", metavar="FILE",
+                        help="keep what the agent's processes write (their stdout and stderr, "
+                             "tracebacks) and the bridge's warnings about it in FILE, its last "
+                             f"{KEEP_BYTES // 1024} KB, instead of on the bridge's stderr")
     group.add_argument("--readable", action="append", default=[], metavar="DIR",
                        help="a folder the agent may read besides its own, e.g. a venv with "
                             "its packages (repeatable)")
@@ -94,11 +100,14 @@ def check_agent_starts(launcher, agent_path, stem, output):
     if why is None:
         reply = probe.ask(cmd="player", side=0, name=f"{stem}_1")
         if reply is None or "error" in reply:
-            why = (f"constructing MyPlayer('W', name='{stem}_1') from {agent_path} failed: " +
+            why = (f"constructing MyPlayer('W', name='{stem}_1') from "
+                   f"{os.path.basename(agent_path)} failed: " +
                    (reply["error"] if reply else f"its process ended ({probe.exit_status()})"))
     author = probe.author()
     probe.kill()
     if why is not None:
+        if launcher.log is not None:
+            launcher.log.drain()
         limit = probe.limit_reason()
         if limit is not None:
             output.send(f"info string limit: {limit}")
@@ -132,6 +141,12 @@ def main(prog="python3 -m divercite.course.engine"):
                          "above)")
 
     session = None
+    log = None
+    if arguments.agent_log:
+        try:
+            log = AgentLog(arguments.agent_log)
+        except OSError as error:
+            interpreter.fail(f"--agent-log: {error}")
 
     def warn(reason):
         session.warn(reason)
@@ -149,10 +164,11 @@ def main(prog="python3 -m divercite.course.engine"):
                                   agent_process.PACKAGE_FOLDER, arguments.readable)
         except (sandbox.SandboxError, OSError) as error:
             interpreter.fail(f"--sandbox: {error}")
-    launcher = AgentLauncher(agent_path, course_dir, extra_path, on_warning=warn, sandbox=box)
+    launcher = AgentLauncher(agent_path, course_dir, extra_path, on_warning=warn, sandbox=box,
+                             log=log)
     launcher.prepare()  # the first game's process starts beside the check
     author = check_agent_starts(launcher, agent_path, stem, output)
-    session = Session(output, course, launcher, stem, author)
+    session = Session(output, course, launcher, stem, author, log)
     for line in commands:
         if not session.handle(line):
             break

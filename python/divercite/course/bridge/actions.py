@@ -7,10 +7,39 @@ player after every move.
 
 import json
 import operator
+import os
+import traceback
 
 
 class AgentError(Exception):
     """What an agent did wrong on one move; it costs the move, not the bridge."""
+
+
+class AgentCrash(AgentError):
+    """The agent's own code raised (its constructor, or compute_action): the message says
+    which exception, in which of its files and on which line. The bridge says it as `info
+    string crash: ...`, which loses the game by a crash, not by an illegal move."""
+
+
+def crash_text(exception, where, agent_dir):
+    """`exception`'s type, the innermost line of the agent's own files it came through and
+    its message, in the words a student reads first: "ZeroDivisionError in my_player.py, line
+    9 (MyPlayer.compute_action): division by zero". The file is named within the agent's
+    folder, never by the machine's path."""
+    located = ""
+    root = os.path.realpath(agent_dir)
+    for frame in reversed(traceback.extract_tb(exception.__traceback__)):
+        path = os.path.realpath(frame.filename)
+        try:
+            inside = os.path.commonpath([root, path]) == root
+        except ValueError:  # another drive (Windows)
+            inside = False
+        if inside:
+            located = f" in {os.path.relpath(path, root)}, line {frame.lineno}"
+            break
+    message = str(exception)
+    return (f"{type(exception).__name__}{located} ({where})" +
+            (f": {message}" if message else ""))
 
 
 class LimitHit(AgentError):

@@ -8,15 +8,18 @@ agent's own stdout goes to stderr):
 
     {"ready": true, "author": ...} | {"fatal": why}            once, at start
     {"cmd": "player", "side": 0|1, "name": ...}  ->  {"ok": true} | {"error": why}
+                                                         | {"error": why, "crash": true}
     {"cmd": "move", "start": "<rows> <side>", "moves": [...], "remaining": seconds,
      "seed": N|null}                                 ->  {"move": "RC14"} | {"error": why}
+                                                         | {"error": why, "crash": true}
                                                          | {"error": why, "limit": true}
     {"warning": why}   after a reply, at most once a game: the course's master would crash
                        serialising the player (see actions.master_serialisation_problem)
 
-A `limit` reply is this process's belief (a MemoryError under its address-space cap): the
-bridge reports a limit only when its own watch of the sandbox saw one (protocol.py), since the
-agent can write any line on these streams.
+A `crash` reply: the agent's own code raised (actions.crash_text says where); its traceback
+is on stderr, which is the agent's log. A `limit` reply is this process's belief (a
+MemoryError under its address-space cap): the bridge reports a limit only when its own watch
+of the sandbox saw one (protocol.py), since the agent can write any line on these streams.
 
 The end of its input (the bridge gone or done with it) ends the process at once, even while
 the agent thinks.
@@ -48,25 +51,28 @@ class Fatal(Exception):
 
 
 def load_agent_class(path):
-    """Imports the agent file as the course's main_divercite.py does (by its stem)."""
-    stem = os.path.splitext(os.path.basename(path))[0]
+    """Imports the agent file as the course's main_divercite.py does (by its stem). Its
+    errors name the file within its folder: a reason never shows where the machine keeps it."""
+    file_name = os.path.basename(path)
+    stem = os.path.splitext(file_name)[0]
     # A file named like a module already loaded (json.py...) must not replace it.
     module_name = stem if stem not in sys.modules else f"_course_agent_{stem}"
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
-        raise Fatal(f"cannot load {path} as a Python module")
+        raise Fatal(f"cannot load {file_name} as a Python module")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
-    except BaseException:  # the agent's own import-time errors, whatever they are
+    except BaseException as exception:  # the agent's own import-time errors, whatever they are
         traceback.print_exc()
-        raise Fatal(f"importing the agent {path} failed (traceback above)")
+        raise Fatal(f"importing {file_name} failed: " +
+                    actions.crash_text(exception, "import", os.path.dirname(path)))
     player_class = getattr(module, "MyPlayer", None)
     if not isinstance(player_class, type):
-        raise Fatal(f"the agent {path} defines no class MyPlayer")
+        raise Fatal(f"{file_name} defines no class MyPlayer")
     if not callable(getattr(player_class, "compute_action", None)):
-        raise Fatal(f"the agent {path}: MyPlayer has no compute_action method")
+        raise Fatal(f"{file_name}: MyPlayer has no compute_action method")
     return module, player_class
 
 
@@ -83,8 +89,9 @@ def seed_generators(seed, board):
 class AgentHost:
     """The agent's instance for one side of one game, and the plain player opposite it."""
 
-    def __init__(self, output, course, player_class, sandbox):
+    def __init__(self, output, course, player_class, sandbox, agent_dir):
         self.sandbox = sandbox  # its limits, when the process runs in a sandbox
+        self.agent_dir = agent_dir
         self.output = output
         self.course = course
         self.player_class = player_class
@@ -100,9 +107,9 @@ class AgentHost:
             self.agent = self.player_class(PIECE_TYPES[side], name=name)
         except BaseException as exception:
             traceback.print_exc()
-            return self.reply(error=f"{self.player_class.__name__}({PIECE_TYPES[side]!r}, "
-                                    f"name={name!r}) raised {type(exception).__name__}: "
-                                    f"{exception}")
+            where = f"{self.player_class.__name__}({PIECE_TYPES[side]!r}, name={name!r})"
+            return self.reply(error=actions.crash_text(exception, where, self.agent_dir),
+                              crash=True)
         other = 1 - side
         stand_in = self.course.PlayerDivercite(PIECE_TYPES[other], name=f"opponent_{other + 1}")
         self.players = [None, None]
@@ -116,6 +123,8 @@ class AgentHost:
             move = self.agent_move(start, moves, remaining, seed)
         except actions.LimitHit as reason:
             return self.reply(error=str(reason), limit=True)
+        except actions.AgentCrash as reason:
+            return self.reply(error=str(reason), crash=True)
         except actions.AgentError as reason:
             return self.reply(error=str(reason))
         except BaseException as exception:  # a bug here must still answer
@@ -137,11 +146,11 @@ class AgentHost:
             action = self.agent.compute_action(current_state=state, remaining_time=remaining)
         except BaseException as exception:  # SystemExit included: it costs the move only
             traceback.print_exc()
-            raised = f"{name} raised {type(exception).__name__}: {exception}"
             limit = self.sandbox and sandbox_inside.limit_hit(self.sandbox, exception)
             if limit:
-                raise actions.LimitHit(f"{limit} ({raised})")
-            raise actions.AgentError(raised)
+                raise actions.LimitHit(f"{limit} ({name} raised {type(exception).__name__}: "
+                                       f"{exception})")
+            raise actions.AgentCrash(actions.crash_text(exception, name, self.agent_dir))
         try:
             move = actions.action_move(action, self.course)
             problem = self.course.move_problem(state, move)
@@ -209,7 +218,7 @@ def main(config_text):
 
     requests = queue.Queue()
     threading.Thread(target=read_requests, args=(commands, requests), daemon=True).start()
-    host = AgentHost(output, course, player_class, config.get("sandbox"))
+    host = AgentHost(output, course, player_class, config.get("sandbox"), config["agent_dir"])
     while True:
         request = requests.get()
         if request["cmd"] == "player":

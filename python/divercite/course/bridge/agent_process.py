@@ -33,12 +33,14 @@ class AgentProcess:
     (divercite.sandbox) when one is given, where it runs only while asked something: it is
     paused from the moment it is ready (its imports done) and between its answers."""
 
-    def __init__(self, config, on_warning, sandbox=None, frozen=False):
+    def __init__(self, config, on_warning, sandbox=None, frozen=False, log=None):
         self.started = time.monotonic()
         self.kill_lock = threading.Lock()
         argv = [sys.executable, "-c", BOOT, PACKAGE_FOLDER, json.dumps(config)]
         streams = dict(stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=config["agent_dir"],
                        text=True, encoding="utf-8", errors="replace", bufsize=1)
+        if log is not None:  # its stderr into the agent's log (agent_log.py), else the bridge's
+            streams["stderr"] = subprocess.PIPE
         self.sandboxed = None
         if sandbox is not None:
             self.sandboxed = sandboxes.SandboxedProcess(sandbox, argv, os.environ,
@@ -47,6 +49,8 @@ class AgentProcess:
         else:
             # Its own process group, so that a kill also ends what the agent started.
             self.process = subprocess.Popen(argv, start_new_session=True, **streams)
+        if log is not None:
+            log.follow(self.process.stderr.buffer)
         self.replies = queue.Queue()
         self.on_warning = on_warning
         self.ready_message = None
@@ -157,13 +161,14 @@ class AgentLauncher:
     """Starts agent processes, keeping one ready ahead of need; each in a sandbox when one is
     given."""
 
-    def __init__(self, agent_path, course_dir, extra_path, on_warning, sandbox=None):
+    def __init__(self, agent_path, course_dir, extra_path, on_warning, sandbox=None, log=None):
         self.config = {"agent_path": agent_path, "agent_dir": os.path.dirname(agent_path),
                        "course_dir": course_dir, "extra_path": list(extra_path)}
         self.sandbox = sandbox
         if sandbox is not None:
             self.config["sandbox"] = sandbox.inside_config()
         self.on_warning = on_warning
+        self.log = log  # agent_log.AgentLog: what its processes write, kept for its author
         self.spare = None
         self.lock = threading.Lock()
         # Every process is started from this one thread, which lives as long as the bridge:
@@ -179,7 +184,8 @@ class AgentLauncher:
                 return
             on_warning, frozen, started = request
             try:
-                started.set_result(AgentProcess(self.config, on_warning, self.sandbox, frozen))
+                started.set_result(AgentProcess(self.config, on_warning, self.sandbox, frozen,
+                                                self.log))
             except BaseException as error:  # given to the caller, which raises it
                 started.set_exception(error)
 

@@ -15,7 +15,7 @@ import traceback
 
 from ... import notation
 from ...sandbox.watch import WATCH_INTERVAL_SECONDS
-from .actions import AgentError, LimitHit
+from .actions import AgentCrash, AgentError, LimitHit
 from .rules import PIECE_TYPES, PositionError
 
 # The course's clock (15 minutes), given to the agent when a `go` carries no clock of its own.
@@ -40,8 +40,9 @@ class Session:
     """The protocol's state: the position, the current game's agent processes per side, and
     the worker thread of the move being thought."""
 
-    def __init__(self, output, course, launcher, stem, author):
+    def __init__(self, output, course, launcher, stem, author, log=None):
         self.output = output
+        self.log = log  # agent_log.AgentLog, where the bridge's warnings go; None: stderr
         self.course = course
         self.launcher = launcher
         self.stem = stem
@@ -69,7 +70,13 @@ class Session:
         self.send(f"info string error: {reason}")
 
     def warn(self, reason):
-        sys.stderr.write(f"course_engine.py: warning: {reason}\n")
+        """A warning about the agent, for its author: in its log where there is one (not on
+        stderr, whose last lines a client reads as the reason of a lost game), else on
+        stderr; and on the protocol."""
+        if self.log is not None:
+            self.log.note(f"warning: {reason}")
+        else:
+            sys.stderr.write(f"course_engine.py: warning: {reason}\n")
         self.send(f"info string warning: {reason}")
 
     def is_thinking(self):
@@ -257,6 +264,9 @@ class Session:
         except LimitHit as reason:
             self.send(f"info string limit: {reason}")
             move = "(none)"
+        except AgentCrash as reason:
+            self.send(f"info string crash: {reason}")
+            move = "(none)"
         except AgentError as reason:
             self.error(str(reason))
             move = "(none)"
@@ -271,6 +281,8 @@ class Session:
             self.stopped.wait()
         if move != "(none)":
             self.send(f"info time {elapsed_ms}")
+        elif self.log is not None:
+            self.log.drain()  # its traceback in its log before the game may be cut
         # Cleared before the bestmove: the client may send its next command at once.
         with self.lock:
             self.thinking = None
@@ -316,11 +328,11 @@ class Session:
         sandbox's watchdog, or the kernel's count for its control group) within a few of the
         watchdog's looks, before `clock_ends` (the time.monotonic() at which the move's clock
         runs out); the reason seen then comes first, the agent's text after it. Else the
-        text is the agent's own error, its move lost as for any exception it raised. That
-        takes in a true MemoryError under the sandbox's address-space limit (RLIMIT_AS),
-        which nothing outside the process sees (its memory is freed by the time it replies):
-        it counts as the agent's crash, a cost accepted for never taking an agent's word for
-        a limit."""
+        text is the agent's own error, its move lost as for any exception it raised (a
+        crash). That takes in a true MemoryError under the sandbox's address-space limit
+        (RLIMIT_AS), which nothing outside the process sees (its memory is freed by the time
+        it replies): it counts as the agent's crash, a cost accepted for never taking an
+        agent's word for a limit."""
         text = str(reply["error"])
         if reply.get("limit") and process.sandboxed is not None:
             deadline = min(time.monotonic() + LIMIT_LOOK_SECONDS,
@@ -331,7 +343,9 @@ class Session:
                 observed = process.limit_reason()
             if observed is not None:
                 return LimitHit(f"{observed} ({text})")
-        return AgentError(text)
+        # A limit it believed it hit is an exception it raised (a MemoryError): a crash.
+        crashed = reply.get("crash") or reply.get("limit")
+        return AgentCrash(text) if crashed else AgentError(text)
 
     def agent_for(self, side):
         """The side's agent process in this game: a fresh one with a new MyPlayer on the
@@ -347,7 +361,7 @@ class Session:
             reply = process.ask(cmd="player", side=side, name=f"{self.stem}_{side + 1}")
             if reply is not None and "error" in reply:
                 self.forget(side, process)
-                raise AgentError(reply["error"])  # the constructor raised
+                raise AgentCrash(reply["error"])  # the constructor raised
             if reply is None:
                 why = ("stopped" if self.stopping else process.limit_reason() or
                        f"its process ended ({process.exit_status()})")
