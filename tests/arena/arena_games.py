@@ -41,19 +41,21 @@ def result_of(final) -> str:
 
 
 def record_of(game: Game, index: int, termination: str = "normal", reason: str = "",
-              plies: int = 40) -> GameRecord:
+              plies: int = 40, result: str = "", cpu=None, wait=None) -> GameRecord:
     """The reference game `index` as the record of `game` (its players' names); cut after
-    `plies` plies, lost by the side to move, for an ending that is not normal."""
+    `plies` plies, lost by the side to move (or `result`), for an ending that is not normal;
+    `cpu` and `wait`: the runner's -cputime figures for each side (ms)."""
     reference = REFERENCE_GAMES[index % len(REFERENCE_GAMES)]
     moves = reference["moves"][:plies]
     final = reference["scores"][plies - 1] if plies < 40 else reference["final"]
-    result = result_of(final) if plies == 40 else ("0-1" if plies % 2 == 0 else "1-0")
+    result = result or (result_of(final) if plies == 40 else
+                        ("0-1" if plies % 2 == 0 else "1-0"))
     return GameRecord(game=0, round=0, pair=-1, p1=game.p1.entry.name, p2=game.p2.entry.name,
                       result=result, termination=termination, reason=reason,
                       start="startpos", opening="", engines=[0, 1], tc=["tc=5", "tc=5"],
                       moves=[MoveRecord(move=move, ms=10 + ply) for ply, move in
                              enumerate(moves)],
-                      final=list(final))
+                      final=list(final), cpu=cpu, wait=wait)
 
 
 def play(p1, p2, index: int, purpose: str = Game.MATCHMADE, **ending) -> Game:

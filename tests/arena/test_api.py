@@ -166,8 +166,12 @@ class QueueTest(ArenaTestCase):
         self.assertEqual(self.alpha.current_version(), self.version)
 
     def test_a_check_lost_by_a_fault_rejects_with_the_runner_s_reason(self):
+        words = {"illegal": "alpha played an illegal move on move 5: 'XX99'",
+                 "crash": "alpha crashed on move 5: ValueError in my_player.py, line 3 "
+                          "(MyPlayer.compute_action): boom"}
         for termination, reason in (("illegal", "alpha played 'XX99'"),
-                                    ("crash", "MyPlayer.compute_action raised ValueError")):
+                                    ("crash", "alpha: ValueError in my_player.py, line 3 "
+                                              "(MyPlayer.compute_action): boom")):
             with self.subTest(termination=termination):
                 version = teams.upload(self.alpha, "my_player.py", AGENT)
                 Game.objects.exclude(p1=version).filter(status=Game.QUEUED).delete()
@@ -175,7 +179,7 @@ class QueueTest(ArenaTestCase):
                 game_queue.finish(game, record_of(game, 1, termination, reason, plies=4))
                 version.refresh_from_db()
                 self.assertEqual(version.status, Version.REJECTED)
-                self.assertEqual(version.reason, f"{termination}: {reason}")
+                self.assertEqual(version.reason, words[termination])
 
     def test_a_game_requeued_by_a_stop_is_not_finished_by_its_old_worker(self):
         game = game_queue.claim("serve-1/0")

@@ -272,9 +272,11 @@ class QueueTest(TestCase):
             (dict(index=0, termination="crash", reason="course-random crashed", plies=5),
              Version.READY, ""),
             (dict(index=0, termination="timeout", reason="alpha's clock ran out", plies=8),
-             Version.REJECTED, "timeout: alpha's clock ran out"),
+             Version.REJECTED, "alpha timeout on move 9: alpha's clock ran out"),
             (dict(index=0, termination="stall", reason="no move in 60 s", plies=2),
-             Version.REJECTED, "stall: no move in 60 s"),
+             Version.REJECTED, "alpha stopped answering on move 3: no move in 60 s"),
+            (dict(index=0, termination="maxplies", reason="cut after 8 moves (-maxplies 8)",
+                  plies=8, result="1/2-1/2"), Version.READY, ""),
         ]
         for ending, status, reason in cases:
             with self.subTest(**ending):

@@ -88,7 +88,9 @@ class StorageTest(TestCase):
                                                                reason="no bestmove", plies=10)))
         version.refresh_from_db()
         self.assertEqual(version.status, Version.REJECTED)
-        self.assertEqual(version.reason, "time: no bestmove")
+        # Its clock was tc=5: 4.9 s after its five moves of the reference game's.
+        self.assertRegex(version.reason, r"^alpha ran out of time on move 11 \(it had \d\.\d s "
+                                         r"left and used it all on that one move\)$")
         self.assertFalse(version.folder.exists())
         self.assertIsNotNone(version.files_removed)
         self.assertTrue(Game.objects.get(pk=check.pk).record)  # its record stays

@@ -398,7 +398,7 @@ class SecondOpinionTest(WorkerApiCase):
                                      self.other_token).json(), {"kept": True})
         self.version.refresh_from_db()
         self.assertEqual((self.version.status, self.version.reason),
-                         (Version.REJECTED, "crash: alpha: Traceback ..."))
+                         (Version.REJECTED, "alpha crashed before its first move: Traceback ..."))
         self.assertFalse(Game.objects.filter(second_opinion_of_id=second.pk).exists())
 
     def test_serve_s_own_worker_plays_it_at_once(self):
@@ -429,7 +429,8 @@ class SecondOpinionTest(WorkerApiCase):
         self.assertEqual(self.report(claimed, FORGED).json(), {"kept": True})
         self.version.refresh_from_db()
         self.assertEqual((self.version.status, self.version.reason),
-                         (Version.REJECTED, "illegal: you cheated"))
+                         (Version.REJECTED, "alpha played an illegal move before its first move: "
+                                            "you cheated"))
 
     def test_a_sound_verdict_needs_no_second_opinion(self):
         self.assertEqual(self.report(self.first, lambda game: record_of(game, 0)).json(),
@@ -447,7 +448,8 @@ class LocalWorkerTest(WorkerApiCase):
         game = game_queue.claim("serve-1/0")
         stopped = threading.Event()
         stopped.set()  # no claim to watch: the game is this test's
-        with mock.patch.object(runner, "play_game", return_value=record(game)):
+        played = runner.Played(record(game), ["", ""])
+        with mock.patch.object(runner, "play_game", return_value=played):
             serve_workers.play(game, stopped)
         return Game.objects.get(pk=game.pk)
 

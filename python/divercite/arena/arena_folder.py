@@ -52,6 +52,11 @@ class Config:
     # The share of the workers that check games may hold at once (another game waiting): one
     # team's uploads cannot starve matchmaking.
     check_share: float = 0.5
+    # A game lost on time or to a limit by a side that had less than this share of a core
+    # while it could run (play/fairness.py) was lost to a busy worker: it counts nowhere and
+    # is played again, at most `overloaded_replays` times (then the staff sees it).
+    min_core_share: float = 0.7
+    overloaded_replays: int = 2
     # Requests a minute one address may make without logging in (pages and API reads), and
     # failed logins an address or a name may make in 15 minutes before it waits (429).
     anonymous_requests_per_minute: int = 120

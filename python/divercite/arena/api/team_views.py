@@ -37,7 +37,8 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from django.views.decorators.csrf import csrf_exempt
 
-from ..play import live
+from ...records import GameRecord
+from ..play import fairness, live, reasons
 from ..core import standings, teams, tournament
 from ..core.models import Entry, Game, Tournament, Version
 from ..agent_files.uploads import UploadError
@@ -132,19 +133,40 @@ def involved(request, game: Game) -> bool:
     return team is not None and team.pk in (game.p1.entry_id, game.p2.entry_id)
 
 
-def shown_reason(reason: str, whole: bool) -> str:
-    """The reason, or for others than the game's teams its part before the agent's text."""
+def shown_reason(reason: str, whole: bool, game: Game = None) -> str:
+    """The reason, or for others than the game's teams its part before the agent's text (a
+    crash the agent reported, `NAME: <its exception>`, is its own text after the name)."""
     cuts = [reason.find(mark) for mark in AGENT_TEXT if mark in reason]
+    if game is not None and game.termination == "crash":
+        cuts += [len(name) for name in (game.p1.entry.name, game.p2.entry.name)
+                 if reason.startswith(f"{name}: ")]
     if whole or not cuts:
         return reason
     return reason[:min(cuts)] + " (what the agent wrote is for its team's eyes)"
+
+
+def explanation(game: Game, whole: bool = False) -> str:
+    """How a finished game ended in a student's words (play/reasons.py), the fault's details
+    for the game's teams and the staff only; a game lost to a busy worker says so. "" for a
+    game read without its record (the lists'; their games' pages have it)."""
+    deferred = game.get_deferred_fields()
+    if game.status != Game.DONE or "record" in deferred or not game.record:
+        return ""
+    if "set_aside" not in deferred and game.set_aside.startswith(fairness.OVERLOADED):
+        return game.set_aside
+    try:
+        return reasons.in_words(GameRecord.from_json(game.record), details=whole)
+    except ValueError:
+        return shown_reason(game.reason, whole, game)
 
 
 def game_json(game: Game, whole: bool = False) -> dict:
     return {"id": game.pk, "p1": game.p1.entry.name, "p2": game.p2.entry.name,
             "result": game.result if game.status == Game.DONE else None,
             "score1": game.score1, "score2": game.score2, "termination": game.termination,
-            "reason": shown_reason(game.reason, whole) if game.status == Game.DONE else "",
+            "reason": (shown_reason(game.reason, whole, game)
+                       if game.status == Game.DONE else ""),
+            "explanation": explanation(game, whole),
             "ended": game.ended.isoformat() if game.ended else None,
             "purpose": game.purpose, "status": game.status}
 

@@ -38,6 +38,7 @@ import json
 import random
 import secrets
 import zipfile
+from typing import List
 
 from django.db.models import Q
 from django.http import HttpResponse, JsonResponse
@@ -45,11 +46,14 @@ from django.utils import timezone
 
 from ...records import GameRecord
 from ..core import audit, game_queue, teams, serve_workers, worker_tokens
+from ...course.bridge.agent_log import KEEP_BYTES
 from ..play import record_checks
 from .team_views import error, only, token_of
 from ..core.models import Game, Version
 
 MATCHMAKING = random.Random()
+# An agent's log as a worker posts it: its last KEEP_BYTES decoded, a character each at most.
+LOG_CHARS = KEEP_BYTES
 
 
 def authorised(view):
@@ -127,7 +131,8 @@ def claim(request, machine):
         # A heartbeat every quarter of the lease: three may be lost.
         "game": game.pk, "claim": claim_id, "lease_seconds": game_queue.lease_seconds(),
         "heartbeat_seconds": game_queue.lease_seconds() / 4,
-        "seats": [seat.to_json() for seat in seats]})
+        "seats": [seat.to_json() for seat in seats],
+        "max_plies": serve_workers.max_plies(game)})
 
 
 @only("GET")
@@ -192,18 +197,32 @@ def result(request, machine, game: Game, claim_id: str, fields: dict):
         record = GameRecord.from_json(fields.get("record"))
         record_checks.check_record(record, [game.p1.entry.name, game.p2.entry.name],
                                    [record_checks.clock_text(seat.tc)
-                                    for seat in serve_workers.seats_of(game)])
+                                    for seat in serve_workers.seats_of(game)],
+                                   serve_workers.max_plies(game))
+        logs = agent_logs(fields.get("logs"))
     except (ValueError, TypeError, KeyError) as bad:  # RecordRefused is a ValueError
         reason = f"record: {bad}"
         audit.record(actor=f"worker {machine.name}", action="result refused",
                      target=f"game {game.pk}", detail=reason)
         return error(400, reason)
     game.worker = claim_id  # finish() keeps it only if the game is still this claim's
-    if game_queue.finish(game, record):
+    if game_queue.finish(game, record, logs):
         return JsonResponse({"kept": True})
     if Game.objects.filter(pk=game.pk, status=Game.DONE, worker=claim_id).exists():
         return JsonResponse({"kept": True, "already": True})  # a post sent again
     return lost(game)
+
+
+def agent_logs(logs) -> List[str]:
+    """A result's `logs`: what each side's agent wrote, two texts of at most LOG_CHARS (the
+    worker keeps the last 64 KB of each); none (a worker before them): two empty ones."""
+    if logs is None:
+        return ["", ""]
+    if (not isinstance(logs, list) or len(logs) != 2
+            or not all(isinstance(log, str) and len(log) <= LOG_CHARS for log in logs)):
+        raise ValueError(f"logs: two texts of at most {LOG_CHARS} characters, the agents' "
+                         "logs")
+    return logs
 
 
 @only("POST")

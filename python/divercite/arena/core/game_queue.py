@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
-from typing import Optional
+from typing import Optional, Sequence
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -34,6 +34,7 @@ from django.db.models.functions import Concat
 from django.utils import timezone
 
 from ...records import GameRecord
+from ..play import fairness, reasons
 from . import storage
 from .models import Entry, Game, Version, WorkerToken
 from .standings import divercites
@@ -159,15 +160,28 @@ def start_matchmade_game(p1: Version, p2: Version, worker: str, leased: bool = F
                                lease_until=lease_end(leased), attempts=1)
 
 
-def finish(game: Game, record: GameRecord) -> bool:
-    """Keeps the game's record and result; a check game settles its version, or, lost by a
-    fault on a remote worker's word alone, is queued again as a second opinion (the module's
-    note). False (and nothing written) when the game is no longer this worker's: a stop
-    queued it again."""
+def replays_before(game: Game) -> int:
+    """How many games overloaded workers lost before this one, of the meeting it plays."""
+    count, replayed = 0, game.replay_of_id
+    while replayed is not None and count <= settings.ARENA.overloaded_replays:
+        count += 1
+        replayed = (Game.objects.filter(pk=replayed).values_list("replay_of_id", flat=True)
+                    .first())
+    return count
+
+
+def finish(game: Game, record: GameRecord, logs: Sequence[str] = ("", "")) -> bool:
+    """Keeps the game's record, result and its agents' `logs` (play/runner.Played's); a
+    game lost to a busy worker (play/fairness.py) is set aside and played again (at most the
+    arena's overloaded_replays times; then the staff sees it set aside), else a check game settles
+    its version, or, lost by a fault on a remote worker's word alone, is queued again as a
+    second opinion (the module's note). False (and nothing written) when the game is no
+    longer this worker's: a stop queued it again."""
     final = record.final or [None, None]
     first, second = divercites(record)
     loser = {"1-0": game.p2, "0-1": game.p1}.get(record.result)
-    analysed = (game.purpose != Game.CHECK and loser is not None
+    overloaded = fairness.starved(record, settings.ARENA.min_core_share) or ""
+    analysed = (game.purpose != Game.CHECK and loser is not None and not overloaded
                 and loser.entry.kind == Entry.TEAM)
     with transaction.atomic():
         updated = Game.objects.filter(pk=game.pk, status=Game.PLAYING,
@@ -176,9 +190,17 @@ def finish(game: Game, record: GameRecord) -> bool:
             score1=final[0], score2=final[1], divercites1=first, divercites2=second,
             termination=record.termination or "", reason=record.reason or "",
             record=record.to_json(), analysis="pending" if analysed else "", live="",
-            lease_until=None)
+            lease_until=None, set_aside=overloaded, log1=logs[0], log2=logs[1])
         if not updated:
             return False
+        if overloaded:
+            if replays_before(game) < settings.ARENA.overloaded_replays:
+                Game.objects.create(p1_id=game.p1_id, p2_id=game.p2_id, purpose=game.purpose,
+                                    challenge_id=game.challenge_id,
+                                    tournament_id=game.tournament_id,
+                                    second_opinion_of_id=game.second_opinion_of_id,
+                                    replay_of_id=game.pk)
+            return True
         if game.purpose != Game.CHECK:
             return True
         if (game.lease_until is not None and game.second_opinion_of_id is None
@@ -220,7 +242,7 @@ def _settle(version: Version, record: GameRecord) -> None:
     with the runner's reason; any other ending makes it ready."""
     if at_fault(record):
         Version.objects.filter(pk=version.pk).update(
-            status=Version.REJECTED, reason=f"{record.termination}: {record.reason}".strip())
+            status=Version.REJECTED, reason=reasons.in_words(record))
         # Its reason is kept: its files serve nothing more (its record stays).
         transaction.on_commit(lambda: storage.remove_files(version))
     else:

@@ -139,13 +139,22 @@ class Game(models.Model):
     analysis = models.CharField(max_length=7, blank=True)
     analysis_json = models.TextField(blank=True)
     # Why a finished game's record is left out of the standings (it does not validate: kept
-    # before the checks of record_checks.py, or edited by hand); "" for every sound one.
+    # before the checks of record_checks.py, or edited by hand; or its loss was a busy
+    # worker's, "worker overloaded: ..."); "" for every sound one.
     set_aside = models.TextField(blank=True)
     # The check game whose verdict this one plays again: a remote worker found the version
     # at fault, which only its own word says (game_queue.finish); another worker decides.
     second_opinion_of = models.ForeignKey("self", null=True, blank=True,
                                           related_name="second_opinions",
                                           on_delete=models.SET_NULL)
+    # The game whose loss was the worker's (play/fairness.py: set aside, "worker
+    # overloaded") and that this one plays again.
+    replay_of = models.ForeignKey("self", null=True, blank=True, related_name="replays",
+                                  on_delete=models.SET_NULL)
+    # What each side's agent wrote during the game (its prints, tracebacks and the bridge's
+    # warnings: the last 64 KB), for its own team and the staff only; "" for our engine.
+    log1 = models.TextField(blank=True)
+    log2 = models.TextField(blank=True)
 
     class Meta:
         ordering = ["-id"]
@@ -153,6 +162,9 @@ class Game(models.Model):
 
     def __str__(self):
         return f"game {self.pk}: {self.p1} - {self.p2}"
+
+    def log_of(self, side: int) -> str:
+        return self.log1 if side == 1 else self.log2
 
     def loser(self):
         """The version that lost it; None for a draw or a game not done."""

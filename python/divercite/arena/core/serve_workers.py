@@ -85,6 +85,11 @@ def seats_of(game: Game):
     return [house.seat(version, version.entry.name, tc) for version in (game.p1, game.p2)]
 
 
+def max_plies(game: Game) -> int:
+    """Where the runner cuts the game: a check after its first moves, else nowhere (0)."""
+    return runner.CHECK_PLIES if game.purpose == Game.CHECK else 0
+
+
 def show_live(game: Game, lines: str) -> None:
     """The game's new -live lines kept for its page; called in the follower's own thread,
     whose connection is closed each time (the thread ends with the game)."""
@@ -100,15 +105,15 @@ def play(game: Game, stop: threading.Event) -> None:
     is no longer this worker's (a newer upload superseded the check), ends it at once."""
     arena = settings.ARENA
     seats = seats_of(game)
-    players = [house.runner_player(seat, arena.course, version.folder / version.agent_file)
-               for seat, version in zip(seats, (game.p1, game.p2))]
+    agents = [version.folder / version.agent_file for version in (game.p1, game.p2)]
     game_stop = threading.Event()
     watching = threading.Thread(target=watch_claim, args=(game, stop, game_stop),
                                 name=f"claim of game {game.pk}", daemon=True)
     watching.start()
     try:
-        record = runner.play_game(players, [seat.tc for seat in seats], arena.scratch,
-                                  game_stop, on_live=lambda lines: show_live(game, lines))
+        played = runner.play_game(seats, agents, arena.course, arena.scratch, game_stop,
+                                  on_live=lambda lines: show_live(game, lines),
+                                  max_plies=max_plies(game))
     except match.MatchStopped:
         return
     except runner.GameNotPlayed as error:
@@ -118,16 +123,18 @@ def play(game: Game, stop: threading.Event) -> None:
     finally:
         game_stop.set()
         watching.join()
+    record = played.record
     try:
         record_checks.check_record(record, [version.entry.name for version in (game.p1, game.p2)],
-                                   [record_checks.clock_text(seat.tc) for seat in seats])
+                                   [record_checks.clock_text(seat.tc) for seat in seats],
+                                   max_plies(game))
     except record_checks.RecordRefused as refused:
         # The arena's own runner wrote it, yet it is not a game the arena can count: as if
         # the runner had failed (played again, or after ATTEMPTS failed with the reason).
         log.warning("game %s: the runner's record is refused: %s", game.pk, refused)
         game_queue.fail(game, f"the runner's record does not stand the arena's checks: {refused}")
         return
-    if game_queue.finish(game, record):
+    if game_queue.finish(game, record, played.logs):
         log.info("game %s: %s %s %s (%s)", game.pk, game.p1.entry.name, record.result,
                  game.p2.entry.name, record.termination)
 

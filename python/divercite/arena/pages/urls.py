@@ -9,6 +9,7 @@ urlpatterns = [
     path("games/", views.games_page, name="games"),
     path("games/<int:pk>/", views.game_page, name="game"),
     path("games/<int:pk>/analysis", views.analysis_page, name="analysis"),
+    path("games/<int:pk>/log/<int:side>/", views.agent_log_page, name="agent-log"),
     path("teams/<str:name>/", views.team_page, name="team"),
     path("upload/", views.upload_page, name="upload"),
     path("challenge/", views.challenge_page, name="challenge"),

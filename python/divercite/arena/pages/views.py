@@ -115,14 +115,30 @@ def analysis_of(game: Game):
             "loss": summary.get("loss"), "proven_ply": analysed["summary"].get("proven_ply")}
 
 
+def readable_logs(request, game: Game):
+    """The sides (1, 2) whose agent's log the one asking may read: its own team's, all of
+    them for the staff; only sides that wrote something."""
+    if request.user.is_authenticated and request.user.is_staff:
+        sides = (1, 2)
+    else:
+        team = team_views.requester(request)
+        sides = [side for side, version in ((1, game.p1), (2, game.p2))
+                 if team is not None and version.entry_id == team.pk]
+    return [side for side in sides if game.log_of(side)]
+
+
 @require_GET
 def game_page(request, pk):
     game = get_object_or_404(Game.objects.select_related("p1__entry", "p2__entry"), pk=pk)
+    involved = team_views.involved(request, game)
     context = {"game": game, "replay": None, "analysis": analysis_of(game),
-               "reason": team_views.shown_reason(game.reason, team_views.involved(request, game))
+               "explanation": team_views.explanation(game, involved),
+               "logs": [(side, (game.p1, game.p2)[side - 1].entry.name)
+                        for side in readable_logs(request, game)],
+               "reason": team_views.shown_reason(game.reason, involved, game)
                if game.status == Game.DONE else
                # A failure's reason is the runner's last lines: the game's teams' alone.
-               (game.reason if team_views.involved(request, game) else "")}
+               (game.reason if involved else "")}
     if game.status == Game.DONE:
         context["replay"] = replay_of(game)
         context["skeleton"] = _core.board_skeleton_svg()
@@ -131,6 +147,18 @@ def game_page(request, pk):
         context["live"] = team_views.live_json(game, team_views.involved(request, game))
         context["skeleton"] = _core.board_skeleton_svg()
     return render(request, "arena/game.html", context)
+
+
+@require_GET
+def agent_log_page(request, pk, side):
+    """What one side's agent wrote during the game: its team's and the staff's to read; for
+    anyone else, as for a game without one, there is no such page (404)."""
+    game = get_object_or_404(Game.objects.select_related("p1__entry", "p2__entry"), pk=pk)
+    if side not in readable_logs(request, game):
+        raise Http404("no such log")
+    return render(request, "arena/agent_log.html", {
+        "game": game, "side": side, "name": (game.p1, game.p2)[side - 1].entry.name,
+        "log": game.log_of(side)})
 
 
 @require_GET

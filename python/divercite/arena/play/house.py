@@ -72,9 +72,11 @@ def seat(version, name: str, tc: float) -> Seat:
     return Seat(name=name, kind=kind, version=version.pk, tc=tc, house=version.house)
 
 
-def runner_player(seat: Seat, course: str, agent: Optional[Path]) -> match.Player:
+def runner_player(seat: Seat, course: str, agent: Optional[Path],
+                  log: Optional[Path] = None) -> match.Player:
     """The match runner's player for `seat`: the checker and teams through the course bridge
-    in the sandbox (a team's `agent`, its my_player.py), house opponents as our engine."""
+    in the sandbox (a team's `agent`, its my_player.py, what it writes kept in `log`), house
+    opponents as our engine."""
     if seat.kind == "checker":
         return agent_player(seat.name, Path(course) / CHECKER_FILE, seat.tc, course=course)
     if seat.kind == "house":
@@ -83,4 +85,5 @@ def runner_player(seat: Seat, course: str, agent: Optional[Path]) -> match.Playe
         return match.Player(name=seat.name, options=options, tc=f"{seat.tc:g}")
     if agent is None:
         raise ValueError(f"{seat.name}: a team's seat needs its agent's file")
-    return agent_player(seat.name, agent, seat.tc, course=course)
+    flags = ["--agent-log", str(log)] if log is not None else []
+    return agent_player(seat.name, agent, seat.tc, course=course, flags=flags)

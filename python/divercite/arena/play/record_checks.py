@@ -4,7 +4,8 @@ word only, and one bad line stops `divercite-match -ratings`, which every page's
 every matchmade claim wait on. No Django here: pure functions over a record and what the arena
 knows of its game.
 
-    check_record(record, names, clocks)    before a record is kept (worker_api's result,
+    check_record(record, names, clocks, max_plies)
+                                           before a record is kept (worker_api's result,
                                            worker.play): the game replayed with the rules
     check_stored(text, result, names, scores)
                                            before the standings read a kept one: the cheap
@@ -16,8 +17,11 @@ A record holds what the match runner writes for one game of the arena (tools/rec
 game_record.h, tools/match/game_runner.cc): the players' names, their clocks as `tc=SECONDS`,
 the engines' moves from the start position, the final scores (the rules' own, the last-move
 tie-break of ../shared/RULES.md included: equal final scores are a draw), and how it ended:
-`normal` once the board is full, the result the scores'; else a loss for the side at fault,
-`time`, `illegal`, `crash`, `stall` or `limit`, with the runner's reason. The side at fault is
+`normal` once the board is full, the result the scores'; `maxplies` for a check game cut after
+its first moves (runner.CHECK_PLIES), a draw; else a loss for the side at fault, `time`,
+`illegal`, `crash`, `stall` or `limit`, with the runner's reason. Each move's `cpu` and `wait`
+and the game's per side (-cputime) are the worker's measure of how much of a core each agent
+had: fairness.py reads them. The side at fault is
 the side whose move the runner was waiting for, but for a failure at the start, before any
 move, where each engine is started and either may crash, stall or hit a limit."""
 
@@ -31,7 +35,8 @@ from ...records import GameRecord
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 # The runner's terminations (tools/records/game_record.cc), all readable by -ratings.
-TERMINATIONS = ("normal", "time", "illegal", "crash", "stall", "limit", "adjudication")
+TERMINATIONS = ("normal", "time", "illegal", "crash", "stall", "limit", "adjudication",
+                "maxplies")
 # How an engine fails while the runner starts it, before the first move (EnsureStarted,
 # NewGame): either side may, whoever is to move.
 STARTING_FAULTS = ("crash", "stall", "limit")
@@ -77,7 +82,9 @@ def _move_structure(index: int, move) -> None:
              "ms": lambda v: _integer(v, INT64_RANGE),
              "score": _integer,
              "exact": lambda v: isinstance(v, bool),
-             "proven": lambda v: v in PROVEN}
+             "proven": lambda v: v in PROVEN,
+             "cpu": lambda v: _integer(v, (0, INT64_RANGE[1])),
+             "wait": lambda v: _integer(v, (0, INT64_RANGE[1]))}
     if "move" not in move:
         raise RecordRefused(f"its move {index + 1} has no 'move'")
     for key, is_one in kinds.items():
@@ -116,7 +123,8 @@ def check_structure(data) -> None:
         if key in data and not isinstance(data[key], str):
             raise RecordRefused(f"its {key!r} is {json.dumps(data[key])[:40]}, not a text")
     for key, is_one in (("engines", _integer), ("tc", lambda v: isinstance(v, str)),
-                        ("final", _integer)):
+                        ("final", _integer), ("cpu", lambda v: _integer(v, (0, INT64_RANGE[1]))),
+                        ("wait", lambda v: _integer(v, (0, INT64_RANGE[1])))):
         if key in data:
             _pair(data, key, is_one)
     if "moves" in data:
@@ -152,11 +160,13 @@ def check_stored(text: str, result: Optional[str], names: Sequence[str],
                             f"{list(scores)}")
 
 
-def check_record(record: GameRecord, names: Sequence[str], clocks: Sequence[str]) -> None:
+def check_record(record: GameRecord, names: Sequence[str], clocks: Sequence[str],
+                 max_plies: int = 0) -> None:
     """The record of the game between `names` (the first player's first) at `clocks` (the
-    runner's `tc` texts, clock_text of each seat), checked whole: nothing in it but what the
-    runner writes, its moves replayed with the rules, its end one the runner could have
-    written (see the module's docstring). RecordRefused with the first problem found."""
+    runner's `tc` texts, clock_text of each seat), cut after `max_plies` moves if not 0 (a
+    check), checked whole: nothing in it but what the runner writes, its moves replayed with
+    the rules, its end one the runner could have written (see the module's docstring).
+    RecordRefused with the first problem found."""
     check_structure(record.to_dict())
     unknown = sorted(set(record.extra).union(
         *(move.extra for move in record.moves or [])))
@@ -187,6 +197,15 @@ def check_record(record: GameRecord, names: Sequence[str], clocks: Sequence[str]
         raise RecordRefused(f"its final scores {record.final} are not those of its moves, "
                             f"{list(end.scores)}")
     plies = len(record.moves or [])
+    if termination == "maxplies":
+        if not max_plies:
+            raise RecordRefused("the arena cuts only a new version's check game (-maxplies); "
+                                "this game is played to its end")
+        if plies != max_plies or end.is_over() or record.result != "1/2-1/2":
+            raise RecordRefused(f"a check game is cut after {_moves(max_plies)}, a draw; the "
+                                f"record's is cut after {_moves(plies)}, {record.result}")
+        return
+    # A check played on (a worker from before -maxplies) is a longer check, and kept.
     if termination == "normal":
         if not end.is_over():
             raise RecordRefused(f"a normal end after {_moves(plies)}: the game ends only once "

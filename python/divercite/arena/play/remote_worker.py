@@ -280,14 +280,15 @@ class Worker:
                 log.exception("%s", name)
                 stop.wait(IDLE_SECONDS)
 
-    def _players(self, seats):
-        players = []
+    def _agents(self, seats):
+        """Each seat's agent file (None for our engine's); None if stopping first."""
+        agents = []
         for seat in seats:
             agent = self.versions.agent(seat.version) if seat.kind == "team" else None
             if seat.kind == "team" and agent is None:
                 return None  # stopping
-            players.append(house.runner_player(seat, self.course, agent))
-        return players
+            agents.append(agent)
+        return agents
 
     def _play(self, claimed: dict):
         game, claim = int(claimed["game"]), str(claimed["claim"])
@@ -307,11 +308,12 @@ class Worker:
         with Heartbeat(self.client, game, claim, float(claimed["heartbeat_seconds"]),
                        game_stop) as beat:
             try:
-                players = self._players(seats)
-                if players is None:
+                agents = self._agents(seats)
+                if agents is None:
                     raise match.MatchStopped("stopping")
-                record = runner.play_game(players, [seat.tc for seat in seats], self.scratch,
-                                          game_stop, on_live=beat.add_live)
+                played = runner.play_game(seats, agents, self.course, self.scratch, game_stop,
+                                          on_live=beat.add_live,
+                                          max_plies=int(claimed.get("max_plies") or 0))
             except (match.MatchStopped, runner.GameNotPlayed) as failure:
                 # A stop may reach the runner first (Slurm's scancel signals every process of
                 # the job): a game cut by the stop is given back, not failed.
@@ -326,7 +328,9 @@ class Worker:
                 return
         if beat.lost.is_set():
             return
-        if self._post(f"{path}/result", {"claim": claim, "record": record.to_json()}, game):
+        record = played.record
+        if self._post(f"{path}/result", {"claim": claim, "record": record.to_json(),
+                                         "logs": played.logs}, game):
             self.played += 1
             log.info("game %s: %s %s %s (%s), kept", game, record.p1, record.result,
                      record.p2, record.termination)

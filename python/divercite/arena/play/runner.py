@@ -9,20 +9,34 @@ with their runner."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import shutil
 import tempfile
 import threading
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Callable, List, Optional, Sequence
 
 from ... import match, programs
+from ...course.bridge.agent_log import read_tail
 from ...records import GameRecord, read_records
-from . import live
+from . import house, live
 from ..arena_folder import ArenaError
 
 # How long a game may take beyond both clocks: the engines' starts (60 s each), the runner's
 # own waits; past it the runner has hung.
 GAME_MARGIN_SECONDS = 20 + 2 * 60 + 120
+# A new version's check is a smoke test: the version told the whole clock, the game cut after
+# its first moves (four each), so that a typical agent's verdict comes in about a minute; its
+# first whole game is its first rated one.
+CHECK_PLIES = 8
+
+
+@dataclasses.dataclass
+class Played:
+    """A game as a worker played it: the runner's record, and what each side's agent wrote
+    (its log: the last 64 KB, "" for our engine's seats)."""
+    record: GameRecord
+    logs: List[str]
 
 
 class GameNotPlayed(RuntimeError):
@@ -51,19 +65,25 @@ def check_programs(analyser: bool = True) -> None:
                          "on Debian or Ubuntu, `sudo apt install bubblewrap`")
 
 
-def play_game(players: Sequence[match.Player], clocks: Sequence[float], scratch: Path,
-              stop: threading.Event,
-              on_live: Optional[Callable[[str], None]] = None) -> GameRecord:
-    """The record of one game between `players` (the first moves first) whose clocks are
-    `clocks` seconds; GameNotPlayed if the runner could not play it, match.MatchStopped once
-    `stop` is set (the runner killed at once). `on_live` is handed the runner's -live lines
-    as the game goes (live.following), for the game's page."""
-    timeout = sum(clocks) + GAME_MARGIN_SECONDS
+def play_game(seats: Sequence[house.Seat], agents: Sequence[Optional[Path]], course: str,
+              scratch: Path, stop: threading.Event,
+              on_live: Optional[Callable[[str], None]] = None, max_plies: int = 0) -> Played:
+    """One game between `seats` (the first moves first; a team's seat plays its agent file
+    in `agents`), each move's processor time measured (-cputime), cut after `max_plies`
+    moves if not 0 (a check: CHECK_PLIES); GameNotPlayed if the runner could not play it,
+    match.MatchStopped once `stop` is set (the runner killed at once). `on_live` is handed
+    the runner's -live lines as the game goes (live.following), for the game's page."""
+    timeout = sum(seat.tc for seat in seats) + GAME_MARGIN_SECONDS
     try:
         with tempfile.TemporaryDirectory(prefix="game-", dir=scratch) as folder:
             path = Path(folder) / "records.jsonl"
             live_path = Path(folder) / "live.jsonl"
-            extra = ["-startuptimeout", "60"]
+            logs = [Path(folder) / f"agent-{side + 1}.log" for side in range(2)]
+            players = [house.runner_player(seat, course, agent, log)
+                       for seat, agent, log in zip(seats, agents, logs)]
+            extra = ["-startuptimeout", "60", "-cputime"]
+            if max_plies:
+                extra += ["-maxplies", str(max_plies)]
             following = contextlib.nullcontext()
             if on_live is not None:
                 extra += ["-live", str(live_path)]
@@ -72,10 +92,11 @@ def play_game(players: Sequence[match.Player], clocks: Sequence[float], scratch:
                 match.run(players, games=1, repeat=False, records=path, timeout=timeout,
                           extra=extra, launcher=launcher(), stop=stop)
             records = list(read_records(path)) if path.exists() else []
+            texts = [read_tail(log) for log in logs]
     except match.MatchStopped:
         raise
     except (match.MatchError, OSError, ValueError) as error:
         raise GameNotPlayed(str(error)[-4000:]) from None
     if len(records) != 1:
         raise GameNotPlayed(f"the runner wrote {len(records)} records for one game")
-    return records[0]
+    return Played(records[0], texts)
