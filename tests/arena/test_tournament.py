@@ -1,6 +1,6 @@
 """The final tournament (tournament.py): versions frozen by a deadline or by choice, teams
-without one left out; the round robin's pairs and colours; its games claimed after checks and
-challenges and before matchmaking, at the tournament's clock, and never among the rated
+without one left out; the round robin's pairs and colours; its games claimed after checks,
+before challenges and matchmaking, at the tournament's clock, and never among the rated
 games; its standings, ranks and CSV from finished games (reference games, as
 test_standings makes them); the API, the pages, the CSV's permissions and the command line."""
 
@@ -221,18 +221,24 @@ class RoundRobinTest(TournamentTestCase):
 
 
 class PlayedApartTest(TournamentTestCase):
-    def test_claimed_after_checks_and_challenges(self):
+    def test_claimed_after_checks_before_challenges(self):
+        """Checks, then the tournament's games (oldest first), then challenges, then the
+        matchmade games queued again after a stop: each purpose in turn, whatever the order
+        they were queued in."""
         made = tournament.create("final", 60, 1).tournament
         self.assertEqual(game_queue.claim("first").tournament_id, made.pk)
-        check_game = teams.upload(self.entries["alpha"], "my_player.py", AGENT).games_first.get()
         teams.challenge(self.entries["beta"], "greedy", 1)
         challenge = Game.objects.get(purpose=Game.CHALLENGE)
-        order = [game_queue.claim("w") for _ in range(8)]
-        self.assertEqual([game.pk for game in order[:2]], [check_game.pk, challenge.pk])
-        tournament_games = [game.pk for game in order[2:7]]
+        ladder = Game.objects.create(p1=self.versions["gamma"], p2=self.versions["delta"],
+                                     purpose=Game.MATCHMADE)
+        check_game = teams.upload(self.entries["alpha"], "my_player.py", AGENT).games_first.get()
+        order = [game_queue.claim("w") for _ in range(9)]
+        self.assertEqual(order[0].pk, check_game.pk)
+        tournament_games = [game.pk for game in order[1:6]]
         self.assertEqual(tournament_games, sorted(tournament_games))
-        self.assertEqual({game.purpose for game in order[2:7]}, {Game.TOURNAMENT})
-        self.assertIsNone(order[7])
+        self.assertEqual({game.purpose for game in order[1:6]}, {Game.TOURNAMENT})
+        self.assertEqual([game.pk for game in order[6:8]], [challenge.pk, ladder.pk])
+        self.assertIsNone(order[8])
 
     def test_before_matchmaking(self):
         made = tournament.create("final", 60, 1).tournament

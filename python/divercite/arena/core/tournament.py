@@ -5,9 +5,10 @@ The administrator names it on the command line (`divercite-arena tournament crea
 team's version is frozen (the last ready one uploaded before the deadline, or without one the
 current one; a version the administrator chose overrides), every pair's games are queued at
 once (colours alternating within a pair and balanced over the tournament), and the arena's
-workers play them after the checks and the challenges, ahead of matchmaking, which pauses
-while tournament games are queued. The rated games never include them: the standings and
-matchmaking count matchmade and challenge games only (standings.RATED_PURPOSES).
+workers play them after the checks of new versions, ahead of the challenges and of
+matchmaking, which both wait while tournament games are queued (game_queue.claim). The rated
+games never include them: the standings and matchmaking count matchmade and challenge games
+only (standings.RATED_PURPOSES).
 
 The standings rank by points (1 a win, 1/2 a draw), then by the points of the games between
 the tied teams (head to head), then by Elo (the Bradley-Terry fit of standings.compute over
