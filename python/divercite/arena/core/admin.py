@@ -1,10 +1,17 @@
-"""The administrator's pages (Django's admin): teams' quotas, versions, games; the audit log
-(read-only), which every ModelAdmin of the site writes to (audit.watch_admin)."""
+"""The administrator's pages (Django's admin): teams (added with their token, tokens reset),
+their quotas, versions, games; the audit log (read-only), which every ModelAdmin of the site
+writes to (audit.watch_admin)."""
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 
-from . import audit
+from . import audit, teams
 from .models import (AuditEntry, Challenge, Entry, Game, Tournament, TournamentEntry, Version,
                      WorkerToken)
 
@@ -13,12 +20,87 @@ from .models import (AuditEntry, Challenge, Entry, Game, Tournament, TournamentE
 audit.watch_admin(admin.site)
 
 
+class TeamAddForm(forms.ModelForm):
+    """A new team on the admin pages: its name and quota (its login and token are made as
+    `divercite-arena team add` makes them)."""
+
+    class Meta:
+        model = Entry
+        fields = ("name", "challenge_quota")
+
+    def clean_name(self):
+        name = self.cleaned_data["name"]
+        try:
+            teams.check_new_name(name)
+        except ValidationError as refused:
+            raise ValidationError(refused.message_dict.get("name") or refused.messages) \
+                from None
+        return name
+
+
+def tokens_shown(request, model_admin, issued, title, skipped=()):
+    """The page showing new tokens once ([(team, token)]): the arena keeps only their
+    digests, and the page is not to be kept by the browser or a proxy either."""
+    answer = TemplateResponse(request, "arena/admin_tokens.html", {
+        **model_admin.admin_site.each_context(request), "title": title,
+        "opts": model_admin.model._meta, "issued": issued, "skipped": skipped,
+        "entries": reverse("admin:arena_entry_changelist"),
+        "add_team": reverse("admin:arena_entry_add")})
+    add_never_cache_headers(answer)
+    return answer
+
+
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
+    """The entries: a team added here gets its login and token, shown once on the next page;
+    "reset the token" gives the teams selected new ones (the old ones stop working at once)."""
+
     list_display = ("name", "kind", "challenge_quota", "created")
     list_filter = ("kind",)
     readonly_fields = ("token_digest",)
     search_fields = ("name",)
+    actions = ["reset_token"]
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = TeamAddForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        return TeamAddForm.Meta.fields if obj is None else super().get_fields(request, obj)
+
+    def get_readonly_fields(self, request, obj=None):
+        return () if obj is None else self.readonly_fields
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        _, token = teams.add_team(obj.name, obj)
+        request.__dict__.setdefault("_arena_new_tokens", {})[obj.pk] = token
+
+    def response_add(self, request, obj, post_url_continue=None):
+        token = getattr(request, "_arena_new_tokens", {}).get(obj.pk)
+        if token is None:
+            return super().response_add(request, obj, post_url_continue)
+        return tokens_shown(request, self, [(obj.name, token)], f"Team {obj.name} added")
+
+    @admin.action(description="Reset the selected teams' tokens (the new ones shown once)")
+    def reset_token(self, request, queryset):
+        issued, skipped = [], []
+        for entry in queryset.select_related("user").order_by("name"):
+            try:
+                with transaction.atomic():
+                    token = teams.reset_token(entry)
+                    audit.record(request.user.get_username(), "team token reset", entry.name)
+            except ValidationError as refused:
+                skipped.append(" ".join(refused.messages))  # which names the entry
+                continue
+            issued.append((entry.name, token))
+        if not issued:
+            self.message_user(request, f"No token reset: {'; '.join(skipped)}", messages.ERROR)
+            return None
+        return tokens_shown(request, self, issued, "New tokens", skipped)
 
 
 @admin.register(Version)
