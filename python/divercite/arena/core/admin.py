@@ -1,19 +1,24 @@
 """The administrator's pages (Django's admin): teams (added with their token, tokens reset),
-their quotas, versions, games; the audit log (read-only), which every ModelAdmin of the site
-writes to (audit.watch_admin)."""
+their quotas, versions, games; the final tournaments (created, their CSV, their grading); the
+audit log (read-only), which every ModelAdmin of the site writes to (audit.watch_admin)."""
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
+from django.utils.html import format_html
 
-from . import audit, teams
+from ..play import house as house_entries
+from . import audit, teams, tournament
 from .models import (AuditEntry, Challenge, Entry, Game, Tournament, TournamentEntry, Version,
-                     WorkerToken)
+                     WorkerToken, validate_grading)
+from .teams import RequestRefused
 
 # Every ModelAdmin registered on the site, here or anywhere, before or after this line,
 # records its additions, changes and deletions in the audit log; the admin's logins too.
@@ -178,21 +183,104 @@ class TournamentEntryInline(admin.TabularInline):
         return False
 
 
+class TournamentForm(forms.Form):
+    """A new tournament, as `divercite-arena tournament create` names one."""
+
+    name = forms.CharField(max_length=100)
+    tc = forms.FloatField(label="Clock", min_value=0.001,
+                          help_text="seconds a game, each player (default: the arena's)")
+    games_per_pair = forms.IntegerField(min_value=1, initial=2,
+                                        help_text="games each pair plays, colours alternating")
+    deadline = forms.CharField(
+        required=False, help_text="take the versions uploaded before it, as "
+                                  "2025-12-05T23:59 (UTC) or 2025-12-05T23:59-05:00; empty: "
+                                  "each team's current version")
+    excluded = forms.ModelMultipleChoiceField(
+        label="Teams left out", required=False, widget=forms.CheckboxSelectMultiple,
+        queryset=Entry.objects.filter(kind=Entry.TEAM).order_by("name"), to_field_name="name")
+    versions = forms.CharField(
+        label="Versions chosen", required=False,
+        help_text="TEAM=NUMBER, separated by spaces or commas (a ready version each, whatever "
+                  "its date)")
+    house = forms.MultipleChoiceField(
+        label="House opponents entered", required=False, widget=forms.CheckboxSelectMultiple,
+        choices=[(name, name) for name in house_entries.HOUSE])
+    grading = forms.CharField(label="Grading", required=False, max_length=500,
+                              validators=[validate_grading],
+                              help_text=Tournament._meta.get_field("grading").help_text)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["tc"].initial = settings.ARENA.tc
+
+    def clean_deadline(self):
+        text = self.cleaned_data["deadline"].strip()
+        try:
+            return tournament.parse_deadline(text) if text else None
+        except RequestRefused as refused:
+            raise ValidationError(str(refused)) from None
+
+    def clean_versions(self):
+        chosen = {}
+        for text in self.cleaned_data["versions"].replace(",", " ").split():
+            try:
+                team, number = tournament.parse_choice(text)
+            except RequestRefused as refused:
+                raise ValidationError(str(refused).replace("--version ", "")) from None
+            if team in chosen:
+                raise ValidationError(f"{team} is given two versions")
+            chosen[team] = number
+        return chosen
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    """The final tournaments, read here: one is named on the command line (`divercite-arena
-    tournament create`, which freezes the versions and queues the games); deleting one
-    deletes its games."""
+    """The final tournaments: "Add tournament" names one as `divercite-arena tournament
+    create` does (freezes the versions, queues the games, writes the audit log's line); a
+    tournament's page lists its frozen versions, links its CSV, and changes only its grading
+    scheme; deleting one deletes its games."""
 
-    list_display = ("name", "games_per_pair", "tc", "deadline", "created")
-    readonly_fields = ("name", "games_per_pair", "tc", "deadline", "created")
+    list_display = ("name", "games_per_pair", "tc", "deadline", "created", "csv_link")
+    fields = ("name", "games_per_pair", "tc", "deadline", "created", "grading", "csv_link")
+    readonly_fields = ("name", "games_per_pair", "tc", "deadline", "created", "csv_link")
     inlines = [TournamentEntryInline]
 
-    def has_add_permission(self, request):
-        return False
+    @admin.display(description="standings")
+    def csv_link(self, made):
+        return format_html('<a href="{}">CSV, for grading</a> · <a href="{}">the page</a>',
+                           reverse("api:tournament-csv", args=[made.pk]),
+                           reverse("arena:tournament", args=[made.pk]))
 
-    def has_change_permission(self, request, obj=None):
-        return False
+    def add_view(self, request, form_url="", extra_context=None):
+        """The form of `tournament create`; on success, the new tournament's page with what
+        was frozen and left out."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = TournamentForm(request.POST if request.method == "POST" else None)
+        if form.is_bound and form.is_valid():
+            given = form.cleaned_data
+            try:
+                made = tournament.create(
+                    given["name"], given["tc"], given["games_per_pair"], given["deadline"],
+                    given["versions"], given["house"], actor=request.user.get_username(),
+                    excluded=[entry.name for entry in given["excluded"]],
+                    grading_scheme=given["grading"])
+            except RequestRefused as refused:
+                form.add_error(None, str(refused))
+            else:
+                # What is worth a look; every version entered is listed on the next page.
+                said = made.text().splitlines()
+                self.message_user(request, f"{said[0]}; {said[-1]}", messages.SUCCESS)
+                for frozen in made.entered:
+                    if frozen.note:
+                        self.message_user(request, f"Entered: {frozen}", messages.WARNING)
+                for team, why in made.left_out:
+                    self.message_user(request, f"Left out: {team} ({why})", messages.WARNING)
+                return redirect("admin:arena_tournament_change", made.tournament.pk)
+        return TemplateResponse(request, "arena/admin_tournament_create.html", {
+            **self.admin_site.each_context(request), "title": "Create a tournament",
+            "opts": self.model._meta, "form": form,
+            "tournaments": reverse("admin:arena_tournament_changelist")})
 
 
 @admin.register(AuditEntry)
