@@ -12,7 +12,7 @@ from typing import List, Optional
 
 from .. import arena_folder
 from ..project import production
-from . import tournaments, workers
+from . import staff, tournaments, workers
 from .arena_setup import setup
 
 
@@ -235,6 +235,7 @@ def parser() -> argparse.ArgumentParser:
     restored.set_defaults(run=restore)
     workers.add_commands(commands)
     tournaments.add_commands(commands)
+    staff.add_commands(commands)
     return main_parser
 
 
