@@ -601,6 +601,9 @@ class ApiAndPagesTest(TournamentTestCase):
             self.staff.get(f"/api/tournaments/{made.pk}/csv").content.decode())))
         self.assertEqual({row["grade"] for row in rows}, {"90"})
         self.assertEqual(len(rows), 4)
+        shown = "with the grades of <code>rank 1-:90</code>"
+        self.assertIn(shown, self.staff.get(f"/tournaments/{made.pk}/").content.decode())
+        self.assertNotIn("rank 1-:90", self.client.get(f"/tournaments/{made.pk}/").content.decode())
 
     def test_the_admin_creates_a_tournament(self):
         page = self.staff.get("/admin/arena/tournament/add/")
