@@ -1,6 +1,6 @@
 """The final tournament (tournament.py): versions frozen by a deadline or by choice, teams
-without one left out; the round robin's pairs and colours; its games claimed after checks and
-challenges and before matchmaking, at the tournament's clock, and never among the rated
+without one left out; the round robin's pairs and colours; its games claimed after checks,
+before challenges and matchmaking, at the tournament's clock, and never among the rated
 games; its standings, ranks and CSV from finished games (reference games, as
 test_standings makes them); the API, the pages, the CSV's permissions and the command line."""
 
@@ -9,6 +9,7 @@ import csv
 import io
 import os
 import random
+import re
 import tempfile
 from collections import Counter
 from datetime import datetime, timedelta
@@ -19,11 +20,12 @@ from unittest import mock
 from arena_games import AGENT, DRAWN, REFERENCE_GAMES, ready, record_of, runner_ratings
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.db.models import Q
 from django.test import Client, TestCase
 from django.utils import timezone
 
 from divercite.arena.cli import main as cli
-from divercite.arena.core import game_queue, standings, teams, tournament, serve_workers
+from divercite.arena.core import game_queue, grading, standings, teams, tournament, serve_workers
 from divercite.arena.core.models import AuditEntry, Game, Tournament, Version
 from divercite.arena.core.teams import RequestRefused
 from divercite.arena.pages import tables
@@ -135,16 +137,48 @@ class FreezeTest(TournamentTestCase):
                 tournament.create("refused", 30, 1, chosen=choice)
         self.assertFalse(Tournament.objects.filter(name="refused").exists())
 
-    def test_a_version_being_checked_waits_or_is_chosen_around(self):
+    def test_a_version_being_checked_waits_for_nothing(self):
+        """A team whose newest upload is still being checked plays with its newest ready
+        version, and the tournament says so; one with no ready version is left out."""
         checking = self.upload("beta", Version.CHECKING)
-        with self.assertRaisesMessage(RequestRefused, "beta's version 2 is still being checked"):
-            tournament.create("early", 30, 1)
-        made = tournament.create("early", 30, 1, chosen={"beta": 1})
-        self.assertIn("beta v1 (chosen)", {str(frozen) for frozen in made.entered})
-        # A check of a version uploaded after the deadline holds nothing up.
+        Version.objects.filter(pk=self.versions["gamma"].pk).update(status=Version.CHECKING)
+        made = tournament.create("early", 30, 1)
+        self.assertEqual([str(frozen) for frozen in made.entered],
+                         ["alpha v1 (current)",
+                          "beta v1 (current; version 2 still being checked)",
+                          "delta v1 (current)"])
+        self.assertEqual(made.left_out,
+                         [("gamma", "no ready version; version 1 still being checked")])
+        self.assertIn("  beta v1 (current; version 2 still being checked)\n", made.text())
+        self.assertEqual(Version.objects.get(pk=checking.pk).status, Version.CHECKING)
+        chosen = tournament.create("chosen", 30, 1, chosen={"beta": 1})
+        self.assertIn("beta v1 (chosen)", {str(frozen) for frozen in chosen.entered})
+        # A check of a version uploaded after the deadline is not mentioned.
         Version.objects.filter(pk=checking.pk).update(
             created=timezone.now() + timedelta(days=1))
-        tournament.create("deadline", 30, 1, deadline=timezone.now() + timedelta(hours=1))
+        later = tournament.create("deadline", 30, 1, deadline=timezone.now() + timedelta(hours=1))
+        self.assertIn("beta v1 (deadline)", {str(frozen) for frozen in later.entered})
+
+    def test_teams_excluded(self):
+        made = tournament.create("some", 30, 1, excluded=["beta", "delta"], house=["greedy"])
+        self.assertEqual([str(frozen) for frozen in made.entered],
+                         ["alpha v1 (current)", "gamma v1 (current)", "greedy v1 (house)"])
+        self.assertEqual(made.left_out, [("beta", "excluded"), ("delta", "excluded")])
+        frozen = set(made.tournament.entries.values_list("version__entry__name", flat=True))
+        self.assertEqual(frozen, {"alpha", "gamma", "greedy"})
+        self.assertFalse(made.tournament.games.filter(
+            Q(p1__entry__name__in=["beta", "delta"]) | Q(p2__entry__name__in=["beta", "delta"]))
+            .exists())
+        self.assertEqual(made.games, 3)
+        for excluded, chosen, why in ((["nobody"], {}, "no team named nobody (to be excluded)"),
+                                      (["greedy"], {}, "no team named greedy (to be excluded)"),
+                                      (["alpha"], {"alpha": 1},
+                                       "alpha: both excluded and given a version"),
+                                      (["alpha", "beta", "gamma"], {},
+                                       "1 team to enter: a tournament needs two")):
+            with self.subTest(excluded=excluded), self.assertRaisesMessage(RequestRefused, why):
+                tournament.create("refused", 30, 1, excluded=excluded, chosen=chosen)
+        self.assertFalse(Tournament.objects.filter(name="refused").exists())
 
     def test_refusals(self):
         for name in ("gamma", "delta", "beta"):
@@ -221,18 +255,24 @@ class RoundRobinTest(TournamentTestCase):
 
 
 class PlayedApartTest(TournamentTestCase):
-    def test_claimed_after_checks_and_challenges(self):
+    def test_claimed_after_checks_before_challenges(self):
+        """Checks, then the tournament's games (oldest first), then challenges, then the
+        matchmade games queued again after a stop: each purpose in turn, whatever the order
+        they were queued in."""
         made = tournament.create("final", 60, 1).tournament
         self.assertEqual(game_queue.claim("first").tournament_id, made.pk)
-        check_game = teams.upload(self.entries["alpha"], "my_player.py", AGENT).games_first.get()
         teams.challenge(self.entries["beta"], "greedy", 1)
         challenge = Game.objects.get(purpose=Game.CHALLENGE)
-        order = [game_queue.claim("w") for _ in range(8)]
-        self.assertEqual([game.pk for game in order[:2]], [check_game.pk, challenge.pk])
-        tournament_games = [game.pk for game in order[2:7]]
+        ladder = Game.objects.create(p1=self.versions["gamma"], p2=self.versions["delta"],
+                                     purpose=Game.MATCHMADE)
+        check_game = teams.upload(self.entries["alpha"], "my_player.py", AGENT).games_first.get()
+        order = [game_queue.claim("w") for _ in range(9)]
+        self.assertEqual(order[0].pk, check_game.pk)
+        tournament_games = [game.pk for game in order[1:6]]
         self.assertEqual(tournament_games, sorted(tournament_games))
-        self.assertEqual({game.purpose for game in order[2:7]}, {Game.TOURNAMENT})
-        self.assertIsNone(order[7])
+        self.assertEqual({game.purpose for game in order[1:6]}, {Game.TOURNAMENT})
+        self.assertEqual([game.pk for game in order[6:8]], [challenge.pk, ladder.pk])
+        self.assertIsNone(order[8])
 
     def test_before_matchmaking(self):
         made = tournament.create("final", 60, 1).tournament
@@ -353,7 +393,7 @@ class StandingsTest(TournamentTestCase):
         self.assertEqual(rows[0], [
             "team", "rank", "points", "elo", "elo_low", "elo_high", "games", "wins", "draws",
             "losses", "divercites", "divercites_per_game", "points_for", "points_against",
-            "points_for_per_game", "points_against_per_game", "kind", "version"])
+            "points_for_per_game", "points_against_per_game", "kind", "version", "grade"])
         lines = tournament.table(self.made)
         self.assertEqual(len(rows), 1 + len(lines))
         for row, line in zip(rows[1:], lines):
@@ -368,6 +408,32 @@ class StandingsTest(TournamentTestCase):
                              round(line.points_for / line.games, 2))
         self.assertEqual(rows[1][:3], ["alpha", "1", "2"])
         self.assertEqual(rows[3][:3], ["gamma", "3", "1.5"])
+        self.assertEqual({row[-1] for row in rows[1:]}, {""})  # no scheme, no grades
+
+    def test_grades_by_rank_and_by_points(self):
+        """The table: alpha 1st and beta 2nd on 2 points, gamma 3rd on 1.5, delta 4th on 0.5."""
+        def grades():
+            rows = list(csv.DictReader(io.StringIO(tournament.csv_text(self.made))))
+            return [(row["team"], row["grade"]) for row in rows]
+        tournament.set_grading(self.made, "rank 1:A+, 2-3:B, 4-:C")
+        self.assertEqual(grades(), [("alpha", "A+"), ("beta", "B"), ("gamma", "B"),
+                                    ("delta", "C")])
+        tournament.set_grading(self.made, "points 2:100, 1.5:85, 1:70, 0:50")
+        self.assertEqual(grades(), [("alpha", "100"), ("beta", "100"), ("gamma", "85"),
+                                    ("delta", "50")])
+        self.assertIn("grades: points 2:100, 1.5:85, 1:70, 0:50",
+                      tournament.text_table(self.made))
+        self.assertEqual(tournament.text_table(self.made).splitlines()[-1].split()[-1], "50")
+        with self.assertRaisesMessage(RequestRefused, "rank 3 has no grade"):
+            tournament.set_grading(self.made, "rank 1-2:100, 4-:90")
+        self.assertEqual(Tournament.objects.get(pk=self.made.pk).grading,
+                         "points 2:100, 1.5:85, 1:70, 0:50")
+        tournament.set_grading(self.made, "")
+        self.assertEqual({grade for _, grade in grades()}, {""})
+        # A scheme that no longer parses (edited in the database) grades no one.
+        Tournament.objects.filter(pk=self.made.pk).update(grading="rank 1-2:100")
+        self.made.refresh_from_db()
+        self.assertEqual({grade for _, grade in grades()}, {""})
 
 
 class RankTest(TestCase):
@@ -405,6 +471,42 @@ class RankTest(TestCase):
                          [("z", 1), ("y", 2), ("w", 3), ("x", 4)])
         self.assertEqual([line.team for line in tournament.rank(
             [self.line("p", None), self.line("q", -5)], [])], ["q", "p"])
+
+
+class GradingSchemeTest(TestCase):
+    def test_grades_by_rank_and_by_points(self):
+        ranks = grading.parse(" rank 4-6:90, 1-3:100,7-:C+ ")
+        self.assertEqual([ranks.grade(rank, 0) for rank in (1, 3, 4, 6, 7, 40)],
+                         ["100", "100", "90", "90", "C+", "C+"])
+        points = grading.parse("points 0:60, 7.5:90, 10:100, 5:80")
+        self.assertEqual([points.grade(1, value) for value in (12, 10, 9.5, 7.5, 5, 4.5, 0)],
+                         ["100", "100", "90", "90", "80", "60", "60"])
+        self.assertEqual(grading.parse("").grade(1, 3), "")
+
+    def test_what_is_wrong_said_in_words(self):
+        for text, why in (
+                ("1-3:100, 4-:90", "start with `rank` or `points`"),
+                ("rank", "start with `rank` or `points`"),
+                ("rank 1-3 100", "each item is RANKS:GRADE, as 4-6:90"),
+                ("points 5 100", "each item is POINTS:GRADE, as 7.5:90"),
+                ("rank 1-:", "a grade is a number (92.5) or a short word"),
+                ("rank 1-:very long grade", "a grade is a number"),
+                ("rank 0-:1", "'0-': ranks are N, N-M or N- (N and after), from 1"),
+                ("rank 3-1:1, 4-:1", "'3-1': the range ends before it begins"),
+                ("rank 2-:1", "rank 1 has no grade: the ranges begin at 1"),
+                ("rank 1-3:100, 3-5:90, 6-:80", "rank 3 is in two ranges (1-3:100 and 3-5:90)"),
+                ("rank 1-3:100, 6-:80", "ranks 4 to 5 have no grade (between 1-3:100 and "
+                                        "6-:80)"),
+                ("rank 1-3:100", "rank 4 and after have no grade: end with an open range, "
+                                 "as 4-:GRADE"),
+                ("rank 1-:100, 5:90", "1-:100: an open range (N-) is the last one, and 5:90 "
+                                      "comes after it"),
+                ("points x:1, 0:2", "'x': a threshold is a number of points"),
+                ("points 5:1, 5.0:2, 0:3", "the threshold 5 is given twice"),
+                ("points 5:100, 2:50", "a team below 2 points has no grade: add a threshold "
+                                       "0, as 0:GRADE")):
+            with self.subTest(text=text), self.assertRaisesMessage(grading.GradingError, why):
+                grading.parse(text)
 
 
 class ApiAndPagesTest(TournamentTestCase):
@@ -476,14 +578,75 @@ class ApiAndPagesTest(TournamentTestCase):
         self.assertNotIn('href="/tournaments/"', self.client.get("/").content.decode())
         self.assertFalse(Game.objects.filter(purpose=Game.TOURNAMENT).exists())
 
-    def test_admin_reads_and_adds_nothing(self):
-        self.assertEqual(self.staff.get(f"/admin/arena/tournament/{self.made.pk}/change/")
-                         .status_code, 200)
-        self.assertEqual(self.staff.get("/admin/arena/tournament/add/").status_code, 403)
-        page = self.staff.get(f"/admin/arena/tournament/{self.made.pk}/change/")
+    def test_the_admin_page_changes_the_grading_alone(self):
+        address = f"/admin/arena/tournament/{self.made.pk}/change/"
+        page = self.staff.get(address)
         self.assertContains(page, "alpha v1")
-        self.staff.post(f"/admin/arena/tournament/{self.made.pk}/change/", {"name": "renamed"})
-        self.assertEqual(Tournament.objects.get(pk=self.made.pk).name, "final")
+        self.assertContains(page, f'href="/api/tournaments/{self.made.pk}/csv"')
+        # What the page's form sends: its inline's management form too.
+        form = dict(re.findall(r'<input type="hidden" name="(entries-[A-Z_]+)" value="(\d+)"',
+                               page.content.decode()))
+        self.assertEqual(form["entries-INITIAL_FORMS"], "4")
+        answer = self.staff.post(address, {**form, "name": "renamed", "grading": "rank 2-:90"})
+        self.assertContains(answer, "rank 1 has no grade: the ranges begin at 1")
+        answer = self.staff.post(address, {**form, "name": "renamed", "grading": "rank 1-:90"})
+        self.assertEqual(answer.status_code, 302, answer.content.decode()[:3000])
+        made = Tournament.objects.get(pk=self.made.pk)
+        self.assertEqual((made.name, made.grading), ("final", "rank 1-:90"))
+        changed = AuditEntry.objects.get(action="change")
+        self.assertEqual((changed.actor, changed.target, changed.detail),
+                         ("admin", f"tournament final (id {made.pk})",
+                          "grading: '' -> 'rank 1-:90'"))
+        rows = list(csv.DictReader(io.StringIO(
+            self.staff.get(f"/api/tournaments/{made.pk}/csv").content.decode())))
+        self.assertEqual({row["grade"] for row in rows}, {"90"})
+        self.assertEqual(len(rows), 4)
+        shown = "with the grades of <code>rank 1-:90</code>"
+        self.assertIn(shown, self.staff.get(f"/tournaments/{made.pk}/").content.decode())
+        self.assertNotIn("rank 1-:90", self.client.get(f"/tournaments/{made.pk}/").content.decode())
+
+    def test_the_admin_creates_a_tournament(self):
+        page = self.staff.get("/admin/arena/tournament/add/")
+        self.assertEqual(page.status_code, 200)
+        for field in ("name", "tc", "games_per_pair", "deadline", "excluded", "versions",
+                      "house", "grading"):
+            self.assertContains(page, f'name="{field}"')
+        self.assertRegex(page.content.decode(), rf'name="tc" value="{settings.ARENA.tc:g}(\.0)?"')
+        self.upload("beta", Version.CHECKING)
+        form = {"name": "From the admin", "tc": "45", "games_per_pair": "1", "deadline": "",
+                "excluded": ["delta"], "versions": "", "house": ["greedy"],
+                "grading": "rank 1-2:100, 3-:80"}
+        for changed, why in (({"deadline": "tomorrow"}, "an ISO 8601 date and time"),
+                             ({"versions": "alpha"}, "TEAM=NUMBER"),
+                             ({"versions": "alpha=7"}, "alpha has no ready version 7"),
+                             ({"grading": "rank 2-:1"}, "rank 1 has no grade"),
+                             ({"name": "final"}, "a tournament named &#x27;final&#x27; exists"),
+                             ({"excluded": ["alpha", "beta", "gamma", "delta"]},
+                              "1 team to enter: a tournament needs two")):
+            with self.subTest(changed=changed):
+                answer = self.staff.post("/admin/arena/tournament/add/", {**form, **changed})
+                self.assertContains(answer, why)
+        self.assertEqual(Tournament.objects.count(), 1)
+        answer = self.staff.post("/admin/arena/tournament/add/", form, follow=True)
+        made = Tournament.objects.get(name="From the admin")
+        self.assertEqual(answer.redirect_chain[-1][0],
+                         f"/admin/arena/tournament/{made.pk}/change/")
+        self.assertContains(answer, "Left out: delta (excluded)")
+        self.assertContains(answer, "Entered: beta v1 (current; version 2 still being checked)")
+        self.assertEqual((made.tc, made.games_per_pair, made.deadline, made.grading),
+                         (45, 1, None, "rank 1-2:100, 3-:80"))
+        self.assertEqual(sorted(made.entries.values_list("version__entry__name", flat=True)),
+                         ["alpha", "beta", "gamma", "greedy"])
+        self.assertEqual(made.games.count(), 6)
+        created = AuditEntry.objects.get(action="tournament create")
+        self.assertEqual((created.actor, created.target), ("admin", "From the admin"))
+        self.assertIn("left out: delta (excluded)", created.detail)
+        self.assertIn("grades: rank 1-2:100, 3-:80", created.detail)
+        team = Client()
+        team.login(username="alpha", password=self.tokens["alpha"])
+        self.assertEqual(team.get("/admin/arena/tournament/add/").status_code, 302)
+        self.assertEqual(team.post("/admin/arena/tournament/add/", form).status_code, 302)
+        self.assertEqual(Tournament.objects.count(), 2)
 
 
 class CommandLineTest(TournamentTestCase):
@@ -534,3 +697,36 @@ class CommandLineTest(TournamentTestCase):
         self.assertEqual(status, 2)
         self.assertIn("no tournament 999", err)
         self.assertEqual(AuditEntry.objects.count(), 1)  # reading changes nothing
+
+    def test_excluded_and_graded(self):
+        folder = settings.ARENA.folder
+        status, out, err = run_cli("tournament", "create", folder, "Final", "--exclude", "beta",
+                                   "--exclude", "gamma", "--grading", "points 1:A, 0:B")
+        self.assertEqual(status, 0, err)
+        self.assertIn("left out: beta (excluded)\n  left out: gamma (excluded)\n", out)
+        self.assertIn("grades: points 1:A, 0:B\n2 games queued", out)
+        made = Tournament.objects.get()
+        self.assertEqual(sorted(made.entries.values_list("version__entry__name", flat=True)),
+                         ["alpha", "delta"])
+        for arguments, why in ((["--exclude", "nobody"], "no team named nobody"),
+                               (["--grading", "points 1:A"], "has no grade: add a threshold 0")):
+            status, _, err = run_cli("tournament", "create", folder, "Other", *arguments)
+            self.assertEqual(status, 1)
+            self.assertIn(why, err)
+        self.play_all(made, {frozenset(("alpha", "delta")): "alpha"})
+        status, out, err = run_cli("tournament", "grading", folder, made.pk, "rank 1:10, 2-:5")
+        self.assertEqual((status, out), (0, f"Tournament {made.pk} 'Final': grades: "
+                                            "rank 1:10, 2-:5\n"), err)
+        status, out, _ = run_cli("tournament", "csv", folder, made.pk)
+        self.assertEqual([(row["team"], row["grade"]) for row in csv.DictReader(io.StringIO(out))],
+                         [("alpha", "10"), ("delta", "5")])
+        status, _, err = run_cli("tournament", "grading", folder, made.pk, "rank 1:10")
+        self.assertEqual(status, 1)
+        self.assertIn("rank 2 and after have no grade", err)
+        self.assertEqual(Tournament.objects.get().grading, "rank 1:10, 2-:5")
+        self.assertEqual(run_cli("tournament", "grading", folder, made.pk, "")[1],
+                         f"Tournament {made.pk} 'Final': no grades\n")
+        self.assertEqual([(e.action, e.detail) for e in
+                          AuditEntry.objects.filter(action="tournament grading").order_by("id")],
+                         [("tournament grading", "points 1:A, 0:B -> rank 1:10, 2-:5"),
+                          ("tournament grading", "rank 1:10, 2-:5 -> (none)")])

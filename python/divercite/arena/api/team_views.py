@@ -15,6 +15,10 @@
     GET  /api/tournaments/ID     its progress, standings    {"id", "name", ..., "standings"}
     GET  /api/tournaments/ID/csv the staff's only (403)     text/csv, for grading
 
+The staff's (api/staff_views.py: GET /api/status) are read with a staff token (staff_tokens.py)
+or a staff user's login; a staff token also reads here what a logged-in staff user reads
+(every game's whole reason, any version's status).
+
 Errors are JSON too: {"error": REASON} with 400 (a request refused), 401 (no valid token),
 404, 405, 429 (too many uploads: `Retry-After` says in how many seconds the next is taken);
 and before any view (request_limits.py) 411 for a body without Content-Length, 413 for a
@@ -39,7 +43,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from ...records import GameRecord
 from ..play import fairness, live, reasons
-from ..core import standings, teams, tournament
+from ..core import staff_tokens, standings, teams, tournament
 from ..core.models import Entry, Game, Tournament, Version
 from ..agent_files.uploads import UploadError
 
@@ -52,6 +56,17 @@ def token_of(request) -> str:
     header = request.headers.get("Authorization", "")
     kind, _, token = header.partition(" ")
     return token.strip() if kind == "Token" else ""
+
+
+def staff_user(request):
+    """The staff user asking: by a staff token (staff_tokens.py), else logged in on the pages
+    as staff; None for anyone else."""
+    token = token_of(request)
+    if token:
+        return staff_tokens.staff_of_token(token)
+    if request.user.is_authenticated and request.user.is_staff:
+        return request.user
+    return None
 
 
 def requester(request):
@@ -106,7 +121,7 @@ def version_json(version: Version) -> dict:
 @only("GET")
 def agent(request, pk: int):
     team = requester(request)
-    staff = request.user.is_authenticated and request.user.is_staff
+    staff = staff_user(request) is not None
     if team is None and not staff:
         return error(401, "an `Authorization: Token TOKEN` header with your team's token")
     version = Version.objects.select_related("entry").filter(pk=pk).first()
@@ -127,7 +142,7 @@ AGENT_TEXT = (" (engine said: ", "; its stderr ended: ")
 
 def involved(request, game: Game) -> bool:
     """Whether the one asking may read all of the game: a team of it, or the staff."""
-    if request.user.is_authenticated and request.user.is_staff:
+    if staff_user(request) is not None:
         return True
     team = requester(request)
     return team is not None and team.pk in (game.p1.entry_id, game.p2.entry_id)
@@ -234,7 +249,7 @@ def games(request):
     except ValueError as bad:
         return error(400, str(bad))
     # involved(request, game), with the one asking looked up once for the page, not a game.
-    staff = request.user.is_authenticated and request.user.is_staff
+    staff = staff_user(request) is not None
     asking = requester(request)
 
     def whole(game):
@@ -327,10 +342,12 @@ def tournament_view(request, pk: int):
 
 @only("GET")
 def tournament_csv(request, pk: int):
-    """The standings for grading: the staff's only (logged in on the pages), although the
-    same numbers are public on the tournament's page and in its JSON."""
-    if not (request.user.is_authenticated and request.user.is_staff):
-        return error(403, "a tournament's CSV is the teaching staff's: log in as staff")
+    """The standings and grades: the staff's only (a staff token, or logged in on the pages),
+    although the same numbers but the grades are public on the tournament's page and in its
+    JSON."""
+    if staff_user(request) is None:
+        return error(403, "a tournament's CSV is the teaching staff's: log in as staff, or "
+                          "send a staff token")
     made = Tournament.objects.filter(pk=pk).first()
     if made is None:
         return error(404, f"no tournament {pk}")

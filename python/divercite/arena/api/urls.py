@@ -1,9 +1,9 @@
 """The HTTP API's addresses (under /api/): the teams' and the public's (team_views), the
-workers' (worker_views)."""
+workers' (worker_views), the staff's (staff_views)."""
 
 from django.urls import path
 
-from . import team_views, worker_views
+from . import staff_views, team_views, worker_views
 
 urlpatterns = [
     path("agents", team_views.agents, name="agents"),
@@ -16,6 +16,7 @@ urlpatterns = [
     path("tournaments", team_views.tournaments, name="tournaments"),
     path("tournaments/<int:pk>", team_views.tournament_view, name="tournament"),
     path("tournaments/<int:pk>/csv", team_views.tournament_csv, name="tournament-csv"),
+    path("status", staff_views.status, name="status"),
     path("worker/claim", worker_views.claim, name="worker-claim"),
     path("worker/versions/<int:pk>", worker_views.version_files, name="worker-version"),
     path("worker/games/<int:pk>/heartbeat", worker_views.heartbeat, name="worker-heartbeat"),

@@ -1,5 +1,6 @@
-"""The command line: `divercite-arena init | team add | team list | upload | audit | serve |
-backup | restore`. The administrator's actions here are recorded in the audit log (audit.py)."""
+"""The command line: `divercite-arena init | team add | team token | team list | upload | audit |
+serve | backup | restore`. The administrator's actions here are recorded in the audit log
+(audit.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import List, Optional
 
 from .. import arena_folder
 from ..project import production
-from . import tournaments, workers
+from . import staff, tournaments, workers
 from .arena_setup import setup
 
 
@@ -51,6 +52,29 @@ def team_add(arguments) -> int:
             continue
         print(f"{entry.name} {token}", flush=True)
     return status
+
+
+def team_token(arguments) -> int:
+    setup(arguments.dir)
+    from django.core.exceptions import ValidationError
+    from django.db import transaction
+    from ..core import audit
+    from ..core.models import Entry
+    from ..core.teams import reset_token
+    team = Entry.objects.filter(name=arguments.name, kind=Entry.TEAM).first()
+    if team is None:
+        raise arena_folder.ArenaError(
+            f"no team named {arguments.name!r} (divercite-arena team list {arguments.dir})")
+    try:
+        with transaction.atomic():
+            token = reset_token(team)
+            audit.record(audit.COMMAND_LINE, "team token reset", team.name)
+    except ValidationError as refused:
+        raise arena_folder.ArenaError(f"{team.name}: {' '.join(refused.messages)}") from None
+    print(f"{team.name} {token}")
+    print("(shown this once; the old token no longer works, as a key or a password)",
+          file=sys.stderr)
+    return 0
 
 
 def team_list(arguments) -> int:
@@ -161,12 +185,21 @@ def parser() -> argparse.ArgumentParser:
                               "default: DIVERCITE_COURSE_DIR, else the one beside this "
                               "repository)")
     created.set_defaults(run=init)
-    team = commands.add_parser("team", help="add or list teams")
-    team_commands = team.add_subparsers(dest="team_command", required=True, metavar="add|list")
+    team = commands.add_parser("team", help="add or list teams, or reset a team's token")
+    team_commands = team.add_subparsers(dest="team_command", required=True,
+                                        metavar="add|token|list")
     added = team_commands.add_parser("add", help="create teams; prints NAME TOKEN for each")
     added.add_argument("dir", metavar="DIR")
     added.add_argument("names", metavar="NAME", nargs="+")
     added.set_defaults(run=team_add)
+    reset = team_commands.add_parser(
+        "token", help="a new token for a team; prints NAME TOKEN",
+        description="Gives the team a new token (its API key and its password on the pages), "
+                    "printed once: the old one stops working at once, and the team's sessions "
+                    "on the pages end.")
+    reset.add_argument("dir", metavar="DIR")
+    reset.add_argument("name", metavar="NAME")
+    reset.set_defaults(run=team_token)
     listed = team_commands.add_parser("list", help="the teams and their versions")
     listed.add_argument("dir", metavar="DIR")
     listed.set_defaults(run=team_list)
@@ -202,6 +235,7 @@ def parser() -> argparse.ArgumentParser:
     restored.set_defaults(run=restore)
     workers.add_commands(commands)
     tournaments.add_commands(commands)
+    staff.add_commands(commands)
     return main_parser
 
 

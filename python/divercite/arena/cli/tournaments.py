@@ -1,5 +1,6 @@
 """The command line of the final tournament (tournament.py): `divercite-arena tournament
-create | list | show | csv | retry`. No Django at import: main.py builds its parser first."""
+create | list | show | csv | grading | retry`. No Django at import: main.py builds its parser
+first."""
 
 from __future__ import annotations
 
@@ -49,7 +50,9 @@ def create(arguments) -> int:
             chosen[team] = number
         made = tournament.create(arguments.name, arguments.tc or arena.tc,
                                  arguments.games_per_pair, deadline, chosen,
-                                 arguments.house or (), actor=audit.COMMAND_LINE)
+                                 arguments.house or (), actor=audit.COMMAND_LINE,
+                                 excluded=arguments.exclude or (),
+                                 grading_scheme=arguments.grading)
     except tournament.RequestRefused as refused:
         print(f"divercite-arena: no tournament created: {refused}", file=sys.stderr)
         return 1
@@ -90,6 +93,21 @@ def to_csv(arguments) -> int:
     return 0
 
 
+def grades(arguments) -> int:
+    from .arena_setup import setup
+    setup(arguments.dir)
+    from ..core import audit, tournament
+    made = found(arguments)
+    try:
+        tournament.set_grading(made, arguments.scheme, actor=audit.COMMAND_LINE)
+    except tournament.RequestRefused as refused:
+        print(f"divercite-arena: grading not changed: {refused}", file=sys.stderr)
+        return 1
+    print(f"Tournament {made.pk} {made.name!r}: "
+          + (f"grades: {made.grading}" if made.grading else "no grades"))
+    return 0
+
+
 def retry(arguments) -> int:
     from .arena_setup import setup
     setup(arguments.dir)
@@ -104,13 +122,15 @@ def add_commands(commands) -> None:
     parser = commands.add_parser("tournament", help="the final tournament: frozen versions, a "
                                  "round robin apart from matchmaking, its standings and CSV")
     actions = parser.add_subparsers(dest="tournament_command", required=True,
-                                    metavar="create|list|show|csv|retry")
+                                    metavar="create|list|show|csv|grading|retry")
     made = actions.add_parser(
         "create", help="freeze a version a team and queue the round robin",
         description="Freezes each team's version (its last ready one uploaded before "
                     "--deadline, else its current one; --version overrides; a team without "
-                    "one is left out and listed) and queues every pair's games, colours "
-                    "alternating, played by the arena's workers ahead of matchmaking.")
+                    "one, or excluded, is left out and listed; a newer version still being "
+                    "checked does not play, and is named) and queues every pair's games, "
+                    "colours alternating, played by the arena's workers after the checks, "
+                    "ahead of challenges and matchmaking.")
     made.add_argument("dir", metavar="DIR")
     made.add_argument("name", metavar="NAME")
     made.add_argument("--tc", type=seconds, metavar="SECONDS",
@@ -125,6 +145,12 @@ def add_commands(commands) -> None:
     made.add_argument("--house", action="append", metavar="NAME",
                       help="a house opponent entered too (random, greedy, skypiea_v5, "
                            "engine-0.1s, ...; repeat for more): by default only teams enter")
+    made.add_argument("--exclude", action="append", metavar="NAME",
+                      help="a team left out (repeat for more)")
+    made.add_argument("--grading", default="", metavar="SCHEME",
+                      help="the grades in the CSV, from ranks (\"rank 1-3:100, 4-6:90, "
+                           "7-:80\") or points (\"points 5:100, 3.5:90, 0:75\"); set or "
+                           "changed later with `tournament grading`")
     made.set_defaults(run=create)
     shown = actions.add_parser("list", help="the tournaments and their progress")
     shown.add_argument("dir", metavar="DIR")
@@ -140,3 +166,13 @@ def add_commands(commands) -> None:
         if name == "csv":
             action.add_argument("--out", metavar="FILE", help="write it here (default: stdout)")
         action.set_defaults(run=run)
+    graded = actions.add_parser(
+        "grading", help="set a tournament's grading scheme (the CSV's grade column)",
+        description="Sets the scheme that gives each team its grade in the CSV: by rank, "
+                    "\"rank 1-3:100, 4-6:90, 7-:80\" (ranges from 1, the last open), or by "
+                    "points, \"points 5:100, 3.5:90, 0:75\" (the highest threshold reached, "
+                    "the lowest 0); \"\" for none.")
+    graded.add_argument("dir", metavar="DIR")
+    graded.add_argument("id", type=int, metavar="ID")
+    graded.add_argument("scheme", metavar="SCHEME")
+    graded.set_defaults(run=grades)

@@ -8,9 +8,11 @@ To record an action (the one function every command and page calls; its signatur
     actor   who acted: audit.COMMAND_LINE ("command line") for a command of divercite-arena,
             the admin user's username for the admin pages
     action  what was done, a short fixed phrase (at most 40 characters): "team add",
-            "upload", "worker-token add", "worker-token revoke", "tournament create" on the
-            command line; "add", "change", "delete" on the admin pages; "login",
-            "login failed", "logout" for the admin's logins
+            "team token reset", "upload", "worker-token add", "worker-token revoke",
+            "tournament create", "tournament grading", "tournament retry", "staff add",
+            "staff token reset" on the command line; "add", "change", "delete" on the admin
+            pages, and their forms' and actions' own ("team token reset", "tournament
+            create"); "login", "login failed", "logout" for the admin's logins
     target  what it was done to: a team's name, a worker token's name, a tournament's name;
             on the admin pages "<model> <object> (id N)", e.g. "entry alpha (id 3)"
     detail  what more there is to know, in words: for an admin page's change, each field

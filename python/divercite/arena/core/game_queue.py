@@ -98,17 +98,19 @@ def checks_allowed() -> bool:
 
 def claim(worker: str, leased: bool = False, checks: bool = True) -> Optional[Game]:
     """The next queued game, now playing for `worker` (under a lease if `leased`: a remote
-    worker): checks of new versions first (unless `checks` is False), then challenges, then
-    the rest, oldest first: a final tournament's games and matchmaking's queued again after a
-    stop (matchmaking's games are made only when none is queued, so a tournament's come
-    before them); None when none is queued.
+    worker); None when none is queued. By purpose, then oldest first: the checks of new
+    versions (unless `checks` is False), then a final tournament's games, then the
+    challenges, then the rest (matchmaking's games queued again after a stop: matchmaking
+    makes its games only when none is queued, so it waits for all of these). A tournament's
+    games go before the challenges: the staff's deadline is the class's, and a challenge is
+    a team's practice, which may wait.
 
     The checks take turns between teams: a team has one check at most, queued or being played
     (teams.supersede_checks), so the oldest first is each team in turn."""
     priority = Case(When(purpose=Game.CHECK, then=Value(0)),
-                    When(purpose=Game.CHALLENGE, then=Value(1)),
-                    When(purpose=Game.TOURNAMENT, then=Value(2)),
-                    default=Value(2), output_field=IntegerField())
+                    When(purpose=Game.TOURNAMENT, then=Value(1)),
+                    When(purpose=Game.CHALLENGE, then=Value(2)),
+                    default=Value(3), output_field=IntegerField())
     while True:
         with transaction.atomic():
             queued = Game.objects.filter(status=Game.QUEUED)

@@ -1,14 +1,18 @@
 """What an arena keeps: entries of the table (teams and house opponents), their versions,
 the games (the queue too: a game is queued, then played, then done), the challenges, the
-final tournaments, the workers' tokens and the administrator's audit log."""
+final tournaments, the workers' tokens, `serve`'s own workers, the staff's tokens and the
+administrator's audit log."""
 
 import hashlib
 import re
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
+
+from . import grading
 
 # A team's name is written in records, file names and URLs as it is.
 NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}"
@@ -173,6 +177,14 @@ class Game(models.Model):
         return self.p2 if self.result == "1-0" else self.p1
 
 
+def validate_grading(text: str) -> None:
+    """A tournament's grading scheme as grading.parse reads it, or why not."""
+    try:
+        grading.parse(text)
+    except grading.GradingError as refused:
+        raise ValidationError(str(refused)) from None
+
+
 class Tournament(models.Model):
     """A final tournament: one frozen version a team (its entries), a round robin of
     `games_per_pair` games a pair at its own clock, played apart from matchmaking."""
@@ -183,6 +195,12 @@ class Tournament(models.Model):
     deadline = models.DateTimeField(null=True, blank=True,
                                     help_text="versions uploaded after it were not taken")
     created = models.DateTimeField(auto_now_add=True)
+    # The staff's, for the CSV's grade column (grading.py); set or changed at any time.
+    grading = models.CharField(
+        max_length=500, blank=True, validators=[validate_grading],
+        help_text="grades from ranks, as `rank 1-3:100, 4-6:90, 7-:80`, or from points, as "
+                  "`points 5:100, 3.5:90, 0:75` (the grade of the highest threshold reached); "
+                  "empty: no grades")
 
     class Meta:
         ordering = ["-created"]
@@ -218,6 +236,35 @@ class WorkerToken(models.Model):
 
     def __str__(self):
         return self.name
+
+
+class ServeWorker(models.Model):
+    """One of `serve`'s own game workers (a thread; its name "serve-PID/N", as its games'
+    `worker`), registered while its serve runs and seen between games (serve_workers.Workers),
+    for the staff's status page."""
+
+    name = models.CharField(max_length=100, unique=True)
+    started = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class StaffToken(models.Model):
+    """A staff user's token (`divercite-arena staff add | token`): its password on the pages
+    and its key for the staff's API (GET /api/status, a tournament's CSV); only its digest is
+    kept."""
+
+    user = models.OneToOneField(User, related_name="staff_token", on_delete=models.CASCADE)
+    token_digest = models.CharField(max_length=64, unique=True)
+    issued = models.DateTimeField()  # when this token was issued (the last reset)
+
+    def __str__(self):
+        return self.user.get_username()
 
 
 class AuditEntry(models.Model):

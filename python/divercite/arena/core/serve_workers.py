@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Optional
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import DatabaseError, close_old_connections, connection
 from django.db.models import Q
+from django.utils import timezone
 
 from ... import match, programs
 from ..play import house, matchmaking, runner, record_checks
 from . import game_queue, standings, storage, tournament
-from .models import Game, Version
+from .models import Game, ServeWorker, Version
 
 log = logging.getLogger("divercite.arena")
 SCHEDULE = threading.Lock()  # one thread at a time chooses a matchmade pair
@@ -40,6 +41,8 @@ STOP_SECONDS = 60
 # How often a game's worker reads whether the game is still its own.
 CLAIM_POLL_SECONDS = 2.0
 PRUNE_SECONDS = 3600
+# How often an idle game worker says it is alive (models.ServeWorker: the staff's status).
+SEEN_SECONDS = 30.0
 
 
 def next_game(worker: str, rng: random.Random, leased: bool = False) -> Optional[Game]:
@@ -155,6 +158,16 @@ def watch_claim(game: Game, stop: threading.Event, game_stop: threading.Event) -
         connection.close()
 
 
+def note_seen(worker: str, last: Optional[float]) -> float:
+    """The game worker's models.ServeWorker row seen now, if SEEN_SECONDS have passed since
+    `last` (time.monotonic() of the last time, None for never); when it was last seen."""
+    now = time.monotonic()
+    if last is not None and now - last < SEEN_SECONDS:
+        return last
+    ServeWorker.objects.filter(name=worker).update(last_seen=timezone.now())
+    return now
+
+
 class Stopped(Exception):
     """A worker's task given up because the arena is stopping."""
 
@@ -226,14 +239,16 @@ def requeue_cut_analyses() -> int:
 
 class Workers:
     """`count` game workers and the arena's analysts (arena.json's `analysts`, 1 by default),
-    threads until stop()."""
+    threads until stop(). Each game worker has its models.ServeWorker row while it runs,
+    `last_seen` renewed every SEEN_SECONDS between games (the staff's status page)."""
 
     def __init__(self, count: int, name: str):
         self.stopping = threading.Event()
         self.name = name
-        self.threads = [threading.Thread(target=self._games, args=(f"{name}/{i}",),
+        self.game_workers = [f"{name}/{i}" for i in range(count)]
+        self.threads = [threading.Thread(target=self._games, args=(worker,),
                                          name=f"game worker {i}", daemon=True)
-                        for i in range(count)]
+                        for i, worker in enumerate(self.game_workers)]
         self.threads += [threading.Thread(target=self._analyses, name=f"analyst {i}",
                                           daemon=True)
                          for i in range(settings.ARENA.analysts)]
@@ -242,6 +257,11 @@ class Workers:
 
     def start(self):
         requeue_cut_analyses()
+        # One serve a folder (server.hold_folder): the rows of an earlier one are stale.
+        now = timezone.now()
+        ServeWorker.objects.all().delete()
+        ServeWorker.objects.bulk_create([ServeWorker(name=worker, last_seen=now)
+                                         for worker in self.game_workers])
         for thread in self.threads:
             thread.start()
 
@@ -255,12 +275,18 @@ class Workers:
             thread.join(max(deadline - time.monotonic(), 0))
             if thread.is_alive():
                 log.warning("%s did not stop within %s s", thread.name, STOP_SECONDS)
+        try:
+            ServeWorker.objects.filter(name__in=self.game_workers).delete()
+        except DatabaseError:  # the database down: the next start clears them
+            log.exception("the game workers' rows")
 
     def _games(self, worker: str):
         rng = random.Random()
+        seen = None
         while not self.stopping.is_set():
             try:
                 close_old_connections()
+                seen = note_seen(worker, seen)
                 game = next_game(worker, rng)
                 if game is None:
                     self.stopping.wait(IDLE_SECONDS)

@@ -15,7 +15,8 @@ import shutil
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q, Sum
+from django.db.models import BigIntegerField, Count, Exists, OuterRef, Q, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from .models import Entry, Game, TournamentEntry, Version
@@ -27,6 +28,16 @@ def used_bytes(team: Entry) -> int:
     """What the team's versions hold now, in bytes."""
     return (team.versions.filter(files_removed__isnull=True)
             .aggregate(total=Sum("size"))["total"] or 0)
+
+
+def usage():
+    """Every team with `used` (what its versions hold now, in bytes: used_bytes) and `kept`
+    (its versions that still have their folders), in one query."""
+    kept = Q(versions__files_removed__isnull=True)
+    return (Entry.objects.filter(kind=Entry.TEAM)
+            .annotate(used=Coalesce(Sum("versions__size", filter=kept), 0,
+                                    output_field=BigIntegerField()),
+                      kept=Count("versions", filter=kept)))
 
 
 def remove_files(version: Version) -> bool:

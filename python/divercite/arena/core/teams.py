@@ -38,23 +38,62 @@ class UploadLimited(UploadError):
         self.retry_after = retry_after
 
 
-def add_team(name: str) -> Tuple[Entry, str]:
-    """A new team and its token (its API key, and its password on the pages)."""
-    entry = Entry(name=name, kind=Entry.TEAM)
+def check_new_name(name: str) -> None:
+    """ValidationError (on `name`) unless `name` is free for a new team and well formed."""
     if Entry.objects.filter(name=name).exists() or User.objects.filter(username=name).exists():
         raise ValidationError({"name": [f"{name} is taken (by a team, a house opponent or "
-                                        "the administrator)"]})
-    entry.full_clean()  # the name's pattern
+                                        "a staff user)"]})
+    Entry(name=name, kind=Entry.TEAM).full_clean()  # the name's pattern
     if not NAME.fullmatch(name):  # the validator's '$' lets a newline at the end through
         raise ValidationError({"name": [f"{name!r}: letters, digits, '_', '.' or '-', a "
                                         "letter or a digit first"]})
-    token = secrets.token_urlsafe(18)
+
+
+def new_token() -> str:
+    """A new secret: 144 random bits, URL-safe, never starting with '-' (a command line would
+    take it for an option)."""
+    token = "-"
+    while token.startswith("-"):
+        token = secrets.token_urlsafe(18)
+    return token
+
+
+def add_team(name: str, entry: Optional[Entry] = None) -> Tuple[Entry, str]:
+    """A new team and its token (its API key, and its password on the pages), shown once.
+    `entry`: the team's unsaved Entry as a form made it (the admin's, with its quota), named
+    `name`; by default a new one."""
+    check_new_name(name)
+    entry = entry if entry is not None else Entry(name=name)
+    entry.name, entry.kind = name, Entry.TEAM
+    token = new_token()
     with transaction.atomic():
-        user = User.objects.create_user(username=name, password=token)
-        entry.user = user
+        entry.user = User.objects.create_user(username=name, password=token)
         entry.token_digest = token_digest(token)
         entry.save()
     return entry, token
+
+
+def reset_token(entry: Entry) -> str:
+    """A new token for the team `entry`, shown once: the old one stops working at once as its
+    API key and as its password (and the sessions logged in with it end: Django ties a
+    session to the password). A team without a login (one made before the admin pages could
+    add teams) gets one. ValidationError for an entry that is not a team."""
+    if entry.kind != Entry.TEAM:
+        raise ValidationError(f"{entry.name} is a {entry.kind} entry: only a team has a token")
+    token = new_token()
+    with transaction.atomic():
+        user = entry.user
+        if user is None:
+            if User.objects.filter(username=entry.name).exists():
+                raise ValidationError(f"{entry.name} has no login of its own, and the user "
+                                      f"{entry.name} is someone else's")
+            user = User.objects.create_user(username=entry.name, password=token)
+        else:
+            user.set_password(token)
+            user.save(update_fields=["password"])
+        Entry.objects.filter(pk=entry.pk).update(user=user, token_digest=token_digest(token))
+    entry.user, entry.token_digest = user, token_digest(token)
+    return token
 
 
 def team_of_token(token: str) -> Optional[Entry]:

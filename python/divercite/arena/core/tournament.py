@@ -5,9 +5,10 @@ The administrator names it on the command line (`divercite-arena tournament crea
 team's version is frozen (the last ready one uploaded before the deadline, or without one the
 current one; a version the administrator chose overrides), every pair's games are queued at
 once (colours alternating within a pair and balanced over the tournament), and the arena's
-workers play them after the checks and the challenges, ahead of matchmaking, which pauses
-while tournament games are queued. The rated games never include them: the standings and
-matchmaking count matchmade and challenge games only (standings.RATED_PURPOSES).
+workers play them after the checks of new versions, ahead of the challenges and of
+matchmaking, which both wait while tournament games are queued (game_queue.claim). The rated
+games never include them: the standings and matchmaking count matchmade and challenge games
+only (standings.RATED_PURPOSES).
 
 The standings rank by points (1 a win, 1/2 a draw), then by the points of the games between
 the tied teams (head to head), then by Elo (the Bradley-Terry fit of standings.compute over
@@ -28,26 +29,29 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.text import slugify
 
-from . import audit
+from . import audit, grading, standings
 from ..play import house as house_entries
-from . import standings
 from .models import Entry, Game, Tournament, TournamentEntry, Version
 from .teams import RequestRefused
 
+# The grade last: the columns before it are where they were before grades were added.
 CSV_FIELDS = ["team", "rank", "points", "elo", "elo_low", "elo_high", "games", "wins", "draws",
               "losses", "divercites", "divercites_per_game", "points_for", "points_against",
-              "points_for_per_game", "points_against_per_game", "kind", "version"]
+              "points_for_per_game", "points_against_per_game", "kind", "version", "grade"]
 POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}  # a game's, each side
 
 
 @dataclasses.dataclass
 class Frozen:
-    """A version entered: `how` it was taken (deadline, current, chosen or house)."""
+    """A version entered: `how` it was taken (deadline, current, chosen or house), and a
+    `note` where the team has a newer version still being checked (which does not play)."""
     version: Version
     how: str
+    note: str = ""
 
     def __str__(self):
-        return f"{self.version.entry.name} v{self.version.number} ({self.how})"
+        return (f"{self.version.entry.name} v{self.version.number} ({self.how}"
+                + (f"; {self.note}" if self.note else "") + ")")
 
 
 @dataclasses.dataclass
@@ -66,6 +70,8 @@ class Created:
                     if self.tournament.deadline else "")]
         lines += [f"  {frozen}" for frozen in self.entered]
         lines += [f"  left out: {team} ({why})" for team, why in self.left_out]
+        if self.tournament.grading:
+            lines.append(f"grades: {self.tournament.grading}")
         lines.append(f"{self.games} games queued")
         return "\n".join(lines)
 
@@ -102,20 +108,30 @@ def check_files(version: Version) -> None:
             f"({version.entry.name}=NUMBER)")
 
 
-def freeze(deadline=None, chosen: Optional[Dict[str, int]] = None,
-           house: Sequence[str] = ()) -> Tuple[List[Frozen], List[Tuple[str, str]]]:
+def freeze(deadline=None, chosen: Optional[Dict[str, int]] = None, house: Sequence[str] = (),
+           excluded: Sequence[str] = ()) -> Tuple[List[Frozen], List[Tuple[str, str]]]:
     """The versions entered and the teams left out (with why). Each team's last ready version
     uploaded before `deadline`, or without one its current one; `chosen` ({team: number})
-    overrides, its version to be ready; the house opponents named in `house` with their one
-    version. RequestRefused for a chosen version that is not there or not ready, and for a team
-    whose version that would be taken is still being checked (wait for its check, or choose)."""
+    overrides, its version to be ready; the teams named in `excluded` left out; the house
+    opponents named in `house` with their one version. A team whose newest version is still
+    being checked plays with its newest ready one (said in its Frozen's note): nothing waits
+    for a check. RequestRefused for a chosen version that is not there or not ready, a name
+    that is no team's, and a team both chosen and excluded."""
     chosen = dict(chosen or {})
+    excluded = set(excluded)
     entered, left_out = [], []
     teams = {entry.name: entry for entry in Entry.objects.filter(kind=Entry.TEAM)}
-    unknown = sorted(set(chosen) - set(teams))
-    if unknown:
-        raise RequestRefused(f"no team named {', '.join(unknown)}")
+    for names, what in ((chosen, "chosen"), (excluded, "excluded")):
+        unknown = sorted(set(names) - set(teams))
+        if unknown:
+            raise RequestRefused(f"no team named {', '.join(unknown)} (to be {what})")
+    both = sorted(excluded & set(chosen))
+    if both:
+        raise RequestRefused(f"{', '.join(both)}: both excluded and given a version")
     for name, entry in sorted(teams.items()):
+        if name in excluded:
+            left_out.append((name, "excluded"))
+            continue
         versions = entry.versions.all()
         if name in chosen:
             version = versions.filter(number=chosen[name]).first()
@@ -129,18 +145,16 @@ def freeze(deadline=None, chosen: Optional[Dict[str, int]] = None,
             versions = versions.filter(created__lt=deadline)
         checking = versions.filter(status=Version.CHECKING).order_by("-number").first()
         version = versions.filter(status=Version.READY).order_by("-number").first()
+        note = ""
         if checking is not None and (version is None or checking.number > version.number):
-            raise RequestRefused(
-                f"{name}'s version {checking.number}"
-                + (" uploaded before the deadline" if deadline else "")
-                + " is still being checked: wait for its check, or choose a version "
-                f"({name}=NUMBER)")
+            note = f"version {checking.number} still being checked"
         if version is None:
             left_out.append((name, "no ready version" + (" uploaded before the deadline"
-                                                         if deadline else "")))
+                                                         if deadline else "")
+                             + (f"; {note}" if note else "")))
             continue
         check_files(version)
-        entered.append(Frozen(version, "deadline" if deadline else "current"))
+        entered.append(Frozen(version, "deadline" if deadline else "current", note))
     for name in house:
         entry = Entry.objects.filter(name=name, kind=Entry.HOUSE).first()
         if entry is None or name not in house_entries.HOUSE:
@@ -179,10 +193,11 @@ def schedule(count: int, games_per_pair: int) -> List[Tuple[int, int]]:
 
 def create(name: str, tc: float, games_per_pair: int, deadline=None,
            chosen: Optional[Dict[str, int]] = None, house: Sequence[str] = (),
-           actor: Optional[str] = None) -> Created:
+           actor: Optional[str] = None, excluded: Sequence[str] = (),
+           grading_scheme: str = "") -> Created:
     """A tournament named `name`: its versions frozen (freeze) and its round robin queued, in
-    one transaction (with the audit log's line when `actor` is given); RequestRefused (why) if it
-    cannot be."""
+    one transaction (with the audit log's line when `actor` is given); its grading scheme
+    `grading_scheme` (grading.py); RequestRefused (why) if it cannot be."""
     name = name.strip()
     if not name or len(name) > 100:
         raise RequestRefused("a tournament's name: 1 to 100 characters")
@@ -190,16 +205,21 @@ def create(name: str, tc: float, games_per_pair: int, deadline=None,
         raise RequestRefused(f"--tc {tc:g}: seconds a game, more than 0")
     if games_per_pair < 1:
         raise RequestRefused("games a pair: 1 or more")
+    grading_scheme = grading_scheme.strip()
+    try:
+        grading.parse(grading_scheme)
+    except grading.GradingError as refused:
+        raise RequestRefused(str(refused)) from None
     try:
         with transaction.atomic():
             if Tournament.objects.filter(name=name).exists():
                 raise RequestRefused(f"a tournament named {name!r} exists")
-            entered, left_out = freeze(deadline, chosen, house)
+            entered, left_out = freeze(deadline, chosen, house, excluded)
             if len(entered) < 2:
                 raise RequestRefused(f"{len(entered)} team{'s' * (len(entered) != 1)} to enter: "
                                      "a tournament needs two")
             made = Tournament.objects.create(name=name, tc=tc, games_per_pair=games_per_pair,
-                                             deadline=deadline)
+                                             deadline=deadline, grading=grading_scheme)
             TournamentEntry.objects.bulk_create(
                 [TournamentEntry(tournament=made, version=frozen.version)
                  for frozen in entered])
@@ -324,14 +344,43 @@ def to_api(tournament: Tournament) -> dict:
     return dict(summary(tournament), standings=[line.to_api() for line in table(tournament)])
 
 
+def scheme(tournament: Tournament) -> grading.Scheme:
+    """The tournament's grading scheme; one kept before the validator (edited in the
+    database) that no longer parses grades no one, rather than taking the CSV down."""
+    try:
+        return grading.parse(tournament.grading)
+    except grading.GradingError:
+        return grading.NONE
+
+
+def set_grading(tournament: Tournament, text: str, actor: Optional[str] = None) -> None:
+    """The tournament's grading scheme set to `text` ("" for none), with the audit log's line
+    when `actor` is given; RequestRefused (why) for a scheme that is none."""
+    text = text.strip()
+    try:
+        grading.parse(text)
+    except grading.GradingError as refused:
+        raise RequestRefused(str(refused)) from None
+    with transaction.atomic():
+        old = Tournament.objects.select_for_update().get(pk=tournament.pk).grading
+        Tournament.objects.filter(pk=tournament.pk).update(grading=text)
+        if actor is not None:
+            audit.record(actor, "tournament grading", tournament.name,
+                         f"{old or '(none)'} -> {text or '(none)'}")
+    tournament.grading = text
+
+
 def csv_text(tournament: Tournament) -> str:
-    """The standings as CSV (CSV_FIELDS, a line a team, best first) for grading."""
+    """The standings as CSV (CSV_FIELDS, a line a team, best first) for grading: each team's
+    grade by the tournament's scheme (empty without one)."""
+    graded = scheme(tournament)
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, extrasaction="ignore")
     writer.writeheader()
     for line in table(tournament):
         fields = line.to_api()
         fields["points"] = f"{line.points:g}"
+        fields["grade"] = graded.grade(line.rank, line.points)
         writer.writerow({key: "" if value is None else value for key, value in fields.items()})
     return out.getvalue()
 
@@ -348,16 +397,20 @@ def text_table(tournament: Tournament) -> str:
              + (f", versions uploaded before {tournament.deadline.isoformat()}"
                 if tournament.deadline else ""),
              f"{done['games_done']} of {done['games_total']} games played, "
-             f"{done['games_playing']} being played, {done['games_failed']} failed", ""]
+             f"{done['games_playing']} being played, {done['games_failed']} failed"]
+    graded = scheme(tournament)
+    lines.extend([f"grades: {tournament.grading}"] if graded.kind else [])
+    lines.append("")
     rows = [["#", "team", "version", "points", "Elo", "95 %", "games", "W", "D", "L",
-             "divercités", "points for", "against"]]
+             "divercités", "points for", "against"] + (["grade"] if graded.kind else [])]
     for line in table(tournament):
         rows.append([str(line.rank), line.team + (" (house)" if line.kind == "house" else ""),
                      str(line.version), f"{line.points:g}",
                      "-" if line.elo is None else f"{line.elo:.0f}",
                      "-" if line.elo_low is None else f"{line.elo_low:.0f}..{line.elo_high:.0f}",
                      str(line.games), str(line.wins), str(line.draws), str(line.losses),
-                     str(line.divercites), str(line.points_for), str(line.points_against)])
+                     str(line.divercites), str(line.points_for), str(line.points_against)]
+                    + ([graded.grade(line.rank, line.points)] if graded.kind else []))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         lines.append("  ".join(cell.ljust(width) if i == 1 else cell.rjust(width)

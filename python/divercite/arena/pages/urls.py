@@ -16,4 +16,5 @@ urlpatterns = [
     path("tournaments/", views.tournaments_page, name="tournaments"),
     path("tournaments/<int:pk>/", views.tournament_page, name="tournament"),
     path("tournaments/<int:pk>/games/", views.tournament_games_page, name="tournament-games"),
+    path("staff/", views.staff_page, name="staff"),
 ]

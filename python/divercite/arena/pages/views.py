@@ -1,5 +1,5 @@
 """The pages: standings, a team's page, a game's replay, the upload form, a challenge, the
-final tournaments' standings and games."""
+final tournaments' standings and games, and the staff's page of the arena's state."""
 
 from __future__ import annotations
 
@@ -8,15 +8,18 @@ import json
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from ... import _core
 from ...records import GameRecord
 from ..api import team_views
 from ..play import house
-from ..core import standings, teams, tournament
+from ..core import staff_status, standings, teams, tournament
 from ..core.models import Entry, Game, Tournament
 from ..agent_files.uploads import MAX_UPLOAD_BYTES, UploadError
 from . import tables
@@ -240,3 +243,18 @@ def tournament_games_page(request, pk):
         "tournament": made, "games": games.filter(status__in=(Game.PLAYING, Game.DONE)),
         "failed": games.filter(status=Game.FAILED), "progress": tournament.progress(made),
         "tournaments": Tournament.objects.all()})
+
+
+@require_GET
+@never_cache
+def staff_page(request):
+    """The arena's state (staff_status.compute, which GET /api/status sends as JSON): the
+    staff's only; anyone else is sent to log in, a team refused."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not request.user.is_staff:
+        raise PermissionDenied("the staff's page")
+    status = staff_status.compute()
+    done = status["games"]["done_last_day"]
+    return render(request, "arena/staff.html", {
+        "status": status, "per_hour": done / 24, "tournaments": Tournament.objects.all()})

@@ -19,8 +19,8 @@ wsgi.py for gunicorn), so no body of an anonymous request is spooled beyond a fe
 Anonymous requests (AnonymousRequests, after it): at most arena.json's
 anonymous_requests_per_minute from one address in a minute (a fixed window, counted in this
 process's cache: under gunicorn each process counts its own, so an address may make that
-many in each), then 429 with Retry-After; requests with a valid token (a team's, a worker's)
-or a logged-in user, and the static files, are not counted.
+many in each), then 429 with Retry-After; requests with a valid token (a team's, a worker's,
+a staff user's) or a logged-in user, and the static files, are not counted.
 
 Logins (throttled_login, around both login pages): while core.logins throttles the address
 or the name sent, the page answers 429 with Retry-After without checking the password.
@@ -44,7 +44,7 @@ from django.utils import timezone
 
 from ..agent_files import uploads
 from ..api.team_views import token_of
-from ..core import teams, worker_tokens
+from ..core import staff_tokens, teams, worker_tokens
 from ..core.logins import client_address, counted_address, login_wait
 from ..core.models import Entry, WorkerToken
 
@@ -104,12 +104,13 @@ def _answer(request, status: int, reason: str, retry_after: Optional[int] = None
 # Who asks.
 
 def token_holder(request):
-    """The team (models.Entry) or the worker (models.WorkerToken) whose valid token the
-    request carries, else None; looked up once a request."""
+    """The team (models.Entry), the worker (models.WorkerToken) or the staff user (User) whose
+    valid token the request carries, else None; looked up once a request."""
     if not hasattr(request, "_arena_token_holder"):
         token = token_of(request)
         request._arena_token_holder = (teams.team_of_token(token) or
-                                       worker_tokens.worker_of_token(token)) if token else None
+                                       worker_tokens.worker_of_token(token) or
+                                       staff_tokens.staff_of_token(token)) if token else None
     return request._arena_token_holder
 
 

@@ -8,7 +8,7 @@ import django.db.models.deletion
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('arena', '0004_second_opinion'),
+        ('arena', '0005_staff'),
     ]
 
     operations = [
