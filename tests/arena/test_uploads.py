@@ -1,5 +1,6 @@
 """Uploads as students make them on any system, and each refusal with a reason they can act
-on (uploads.read_upload)."""
+on (uploads.read_upload); a game's reason naming the files as the upload does
+(shown_paths)."""
 
 import io
 import os
@@ -14,7 +15,9 @@ from pathlib import Path
 
 from django.test import SimpleTestCase
 
+from divercite import programs
 from divercite.arena.agent_files import member_names, uploads
+from divercite.arena.agent_files.shown_paths import ShownPaths
 from divercite.arena.agent_files.uploads import UploadError, read_upload
 
 AGENT = (b"from player_divercite import PlayerDivercite\n\n"
@@ -326,3 +329,28 @@ class CompiledApartTest(SimpleTestCase):
 
     def test_the_reason_names_the_file_and_line(self):
         self.refused_within(AGENT + b"def broken(:\n", r"my_player.py line 5: not Python")
+
+
+class ShownPathsTest(SimpleTestCase):
+    """A reason holds the agent's tracebacks and the bridge's words, each with the folder the
+    files were played from: the team reads the names of its upload."""
+
+    def test_folders_written_away(self):
+        temp = Path(tempfile.mkdtemp())
+        (temp / "agents" / "8").mkdir(parents=True)
+        (temp / "link").symlink_to(temp / "agents")
+        agent, course = temp / "link" / "8", temp / "course"
+        shown = ShownPaths([agent], course)
+        real = temp / "agents" / "8"
+        reason = (f'File "{agent}/my_player.py", line 2 / File "{real}/lib/util.py", line 1 / '
+                  f'File "{course}/game_state_divercite.py", line 80 / '
+                  f'File "{programs.PACKAGE}/course/bridge/agent_child.py", line 121 / '
+                  f"No such file or directory: '{real}/données.txt' / cwd '{agent}' / "
+                  f"{temp}/agents/80/x.py")
+        self.assertEqual(shown(reason),
+                         'File "my_player.py", line 2 / File "lib/util.py", line 1 / '
+                         'File "game_state_divercite.py", line 80 / '
+                         'File "divercite/course/bridge/agent_child.py", line 121 / '
+                         "No such file or directory: 'données.txt' / cwd 'the agent's folder' "
+                         f"/ {temp}/agents/80/x.py")
+        self.assertEqual(ShownPaths()("File \"my_player.py\""), "File \"my_player.py\"")

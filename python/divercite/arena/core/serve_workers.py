@@ -21,6 +21,7 @@ from django.db import close_old_connections, connection
 from django.db.models import Q
 
 from ... import match, programs
+from ..agent_files.shown_paths import ShownPaths
 from ..play import house, matchmaking, runner, record_checks
 from . import game_queue, standings, storage, tournament
 from .models import Game, Version
@@ -108,7 +109,9 @@ def play(game: Game, stop: threading.Event) -> None:
     watching.start()
     try:
         record = runner.play_game(players, [seat.tc for seat in seats], arena.scratch,
-                                  game_stop, on_live=lambda lines: show_live(game, lines))
+                                  game_stop, on_live=lambda lines: show_live(game, lines),
+                                  shown=ShownPaths([version.folder for version in
+                                                    (game.p1, game.p2)], arena.course))
     except match.MatchStopped:
         return
     except runner.GameNotPlayed as error:

@@ -30,6 +30,7 @@ from typing import Optional
 from ... import match
 from . import house, runner
 from ..agent_files import uploads
+from ..agent_files.shown_paths import ShownPaths
 from ..arena_folder import ArenaError
 
 log = logging.getLogger("divercite.arena.remote_worker")
@@ -310,8 +311,10 @@ class Worker:
                 players = self._players(seats)
                 if players is None:
                     raise match.MatchStopped("stopping")
+                shown = ShownPaths([self.versions.folder / str(seat.version) for seat in seats
+                                    if seat.kind == "team"], self.course)
                 record = runner.play_game(players, [seat.tc for seat in seats], self.scratch,
-                                          game_stop, on_live=beat.add_live)
+                                          game_stop, on_live=beat.add_live, shown=shown)
             except (match.MatchStopped, runner.GameNotPlayed) as failure:
                 # A stop may reach the runner first (Slurm's scancel signals every process of
                 # the job): a game cut by the stop is given back, not failed.

@@ -18,6 +18,7 @@ from typing import Callable, Optional, Sequence
 from ... import match, programs
 from ...records import GameRecord, read_records
 from . import live
+from ..agent_files.shown_paths import ShownPaths
 from ..arena_folder import ArenaError
 
 # How long a game may take beyond both clocks: the engines' starts (60 s each), the runner's
@@ -53,11 +54,14 @@ def check_programs(analyser: bool = True) -> None:
 
 def play_game(players: Sequence[match.Player], clocks: Sequence[float], scratch: Path,
               stop: threading.Event,
-              on_live: Optional[Callable[[str], None]] = None) -> GameRecord:
+              on_live: Optional[Callable[[str], None]] = None,
+              shown: ShownPaths = ShownPaths()) -> GameRecord:
     """The record of one game between `players` (the first moves first) whose clocks are
     `clocks` seconds; GameNotPlayed if the runner could not play it, match.MatchStopped once
     `stop` is set (the runner killed at once). `on_live` is handed the runner's -live lines
-    as the game goes (live.following), for the game's page."""
+    as the game goes (live.following), for the game's page. The record's reason and
+    GameNotPlayed's, which the game's teams read, name no folder of `shown`'s (the agents'
+    files are named as in their uploads)."""
     timeout = sum(clocks) + GAME_MARGIN_SECONDS
     try:
         with tempfile.TemporaryDirectory(prefix="game-", dir=scratch) as folder:
@@ -75,7 +79,10 @@ def play_game(players: Sequence[match.Player], clocks: Sequence[float], scratch:
     except match.MatchStopped:
         raise
     except (match.MatchError, OSError, ValueError) as error:
-        raise GameNotPlayed(str(error)[-4000:]) from None
+        raise GameNotPlayed(shown(str(error))[-4000:]) from None
     if len(records) != 1:
         raise GameNotPlayed(f"the runner wrote {len(records)} records for one game")
-    return records[0]
+    record = records[0]
+    if record.reason:
+        record.reason = shown(record.reason)
+    return record
