@@ -6,12 +6,13 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import shlex
 import sys
 from typing import List, Optional
 
 from .. import arena_folder
 from ..project import production
-from . import tournaments, workers
+from . import invocation, tournaments, workers
 from .arena_setup import setup
 
 
@@ -26,8 +27,10 @@ def init(arguments) -> int:
     print(f"An arena in {arena.folder}: teams play at {arena.tc:g} s a game; the course "
           f"from {arena.course}")
     print(f"Administrator: admin {password}  (log in at /admin/; shown this once)")
-    print(f"Next: divercite-arena team add {arguments.dir} NAME..., then "
-          f"divercite-arena serve {arguments.dir}")
+    where = shlex.quote(folder)
+    print("Next, from any shell: add the teams (each gets its token), then serve the arena:")
+    print(f"  {arguments.program} team add {where} NAME...")
+    print(f"  {arguments.program} serve {where}")
     return 0
 
 
@@ -78,8 +81,8 @@ def upload(arguments) -> int:
     team = Entry.objects.filter(name=arguments.team, kind=Entry.TEAM).first()
     if team is None:
         raise arena_folder.ArenaError(
-            f"no team named {arguments.team!r} (divercite-arena team list "
-            f"{arguments.dir})")
+            f"no team named {arguments.team!r} (the teams: {arguments.program} team list "
+            f"{shlex.quote(os.path.abspath(arguments.dir))})")
     path = arena_folder.Path(arguments.file)
     try:
         with transaction.atomic():  # the administrator's: no limit an hour, but audited
@@ -205,8 +208,11 @@ def parser() -> argparse.ArgumentParser:
     return main_parser
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: Optional[List[str]] = None, module_run: bool = False) -> int:
+    """Runs the command line `argv` (default: this process's); `module_run`: started as
+    `python -m divercite.arena`, which the commands it prints say again."""
     arguments = parser().parse_args(argv)
+    arguments.program = invocation.program(module_run)
     try:
         return arguments.run(arguments)
     except arena_folder.ArenaError as error:

@@ -30,7 +30,7 @@ def token_given(arguments) -> str:
     if not token:
         raise arena_folder.ArenaError(
             f"no worker token: --worker-token TOKEN, or set {TOKEN_VARIABLE}"
-            " (the administrator makes one: divercite-arena worker-token add "
+            f" (the administrator makes one: {arguments.program} worker-token add "
             "DIR NAME)")
     return token
 
@@ -48,8 +48,8 @@ def token_add(arguments) -> int:
     except ValidationError as refused:
         raise arena_folder.ArenaError("; ".join(refused.message_dict["name"])) from None
     print(f"{machine.name} {token}")
-    print("(shown this once; a worker uses it: divercite-arena worker URL --worker-token TOKEN)",
-          file=sys.stderr)
+    print(f"(shown this once; a worker uses it: {arguments.program} worker URL "
+          "--worker-token TOKEN)", file=sys.stderr)
     return 0
 
 
