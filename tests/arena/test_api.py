@@ -5,9 +5,11 @@ workers racing for it)."""
 
 import io
 import json
+import threading
 import zipfile
 
 from arena_games import play, race, ready, record_of
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client, TestCase, TransactionTestCase
 
@@ -295,6 +297,28 @@ class PagesTest(ArenaTestCase):
                                   follow=True)
         self.assertContains(answer, "Version 1 received")
         self.assertContains(answer, 'class="version checking"')
+
+    def test_a_lost_game_s_analysis_is_titled_with_its_number(self):
+        """divercite-analyze's review page of a lost game (its record's "game" is the
+        runner's 0) says the arena's number, as every page of the game does."""
+        from divercite.arena.core import serve_workers
+        alpha = ready(teams.upload(self.alpha, "my_player.py", AGENT))
+        greedy = Entry.objects.get(name="greedy").current_version()
+        Game.objects.filter(status=Game.QUEUED).delete()
+        for index in range(3):  # the game analysed is not the first
+            done = play(alpha, greedy, index)
+        self.assertEqual(json.loads(done.record)["game"], 0)
+        Game.objects.filter(pk=done.pk).update(analysis="pending")
+        settings.ARENA.scratch.mkdir(exist_ok=True)  # as serve makes it
+        serve_workers.analyse(done, threading.Event())
+        done.refresh_from_db()
+        self.assertEqual(done.analysis, "done", done.analysis_json)
+        self.assertEqual(json.loads(done.analysis_json)["game"], done.pk)
+        page = b"".join(self.client.get(f"/games/{done.pk}/analysis").streaming_content)
+        page = page.decode()
+        self.assertIn(f"<title>Game {done.pk}: alpha vs greedy", page)
+        self.assertNotIn("Game 0", page)
+        self.assertContains(self.client.get(f"/games/{done.pk}/"), f"<h1>Game {done.pk}: ")
 
     def test_every_page_answers(self):
         for path in ("/", "/games/", "/teams/alpha/", "/teams/engine-1s/", "/login/",

@@ -21,6 +21,7 @@ from django.db import close_old_connections, connection
 from django.db.models import Q
 
 from ... import match, programs
+from ...records import GameRecord
 from ..agent_files.shown_paths import ShownPaths
 from ..play import house, matchmaking, runner, record_checks
 from . import game_queue, standings, storage, tournament
@@ -182,11 +183,15 @@ def analyse(game: Game, stop: threading.Event) -> None:
     try:
         with tempfile.TemporaryDirectory(prefix="analysis-", dir=arena.scratch) as folder:
             path = Path(folder) / "records.jsonl"
-            path.write_text(game.record + "\n", encoding="utf-8")
+            # The record's "game" is the runner's (0, its one game): the arena's number
+            # instead, which the review page's title and the JSON then give ("Game 57").
+            record = GameRecord.from_json(game.record)
+            record.game = game.pk
+            path.write_text(record.to_json() + "\n", encoding="utf-8")
             process = subprocess.Popen(
                 runner.launcher() + [
                     programs.find("divercite-analyze", "DIVERCITE_ANALYZE"),
-                    f"--records={path}", "--game=0", "--json", f"--html={page}",
+                    f"--records={path}", f"--game={game.pk}", "--json", f"--html={page}",
                     *ANALYSIS_FLAGS],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 text=True, errors="replace")
@@ -197,8 +202,8 @@ def analyse(game: Game, stop: threading.Event) -> None:
     except Stopped:
         Game.objects.filter(pk=game.pk, analysis=ANALYSING).update(analysis="pending")
         return
-    except (OSError, RuntimeError, subprocess.SubprocessError, programs.ProgramNotFoundError) \
-            as error:
+    except (OSError, RuntimeError, ValueError, subprocess.SubprocessError,
+            programs.ProgramNotFoundError) as error:
         log.warning("analysis of game %s: %s", game.pk, error)
         Game.objects.filter(pk=game.pk).update(analysis="failed", analysis_json=str(error))
 
