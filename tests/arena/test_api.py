@@ -318,7 +318,29 @@ class PagesTest(ArenaTestCase):
         page = page.decode()
         self.assertIn(f"<title>Game {done.pk}: alpha vs greedy", page)
         self.assertNotIn("Game 0", page)
-        self.assertContains(self.client.get(f"/games/{done.pk}/"), f"<h1>Game {done.pk}: ")
+        game_page = self.client.get(f"/games/{done.pk}/")
+        self.assertContains(game_page, f"<h1>Game {done.pk}: ")
+        # Its largest mistakes in points to two decimals, as the review page writes them.
+        loser = "p1" if done.result == "0-1" else "p2"
+        mistakes = json.loads(done.analysis_json)["summary"][loser]["mistakes"]
+        self.assertTrue(mistakes)
+        for mistake in mistakes:
+            self.assertContains(game_page, f": {mistake['loss'] / 100:.2f} points lost (")
+
+    def test_counts_and_measures_written_one_way(self):
+        from django.template import Context, Template
+        from divercite.arena import wording
+        self.assertEqual([wording.counted(n, "game") for n in (0, 1, 2)],
+                         ["0 games", "1 game", "2 games"])
+        self.assertEqual(wording.counted(1, "entry", "entries"), "1 entry")
+        self.assertEqual(wording.counted(3, "entry", "entries"), "3 entries")
+        self.assertEqual([wording.seconds(s) for s in (900.0, 0.1, 0.05)],
+                         ["900 s", "0.1 s", "0.05 s"])
+        self.assertEqual([wording.points(cp) for cp in (150, 7, 1234)],
+                         ["1.50", "0.07", "12.34"])
+        page = Template('{% load wording %}{{ 1|counted:"game" }}, {{ 2|counted:"entry,entries" '
+                        '}}, {{ 0.05|seconds }}, {{ 150|points }}').render(Context())
+        self.assertEqual(page, "1 game, 2 entries, 0.05 s, 1.50")
 
     def test_every_page_answers(self):
         for path in ("/", "/games/", "/teams/alpha/", "/teams/engine-1s/", "/login/",

@@ -28,6 +28,7 @@ from typing import Dict, Tuple
 
 from .member_names import NameRefused, composed, path_problem, written_name
 from .source_check import CheckError, python_problem
+from ..wording import counted
 
 AGENT_FILE = "my_player.py"
 MAX_UPLOAD_BYTES = 20 << 20  # the file sent
@@ -162,11 +163,12 @@ def _read_zip(name: str, data: bytes, caps: Caps) -> Dict[str, bytes]:
         raise UploadError(f"{name}: {error}") from None
     # zipfile reads the directory by its size, whatever count it declares: both are capped.
     if entries > caps.entries:
-        raise UploadError(f"{name}: {entries} entries in the zip; a version holds at most "
-                          f"{caps.files} files")
+        raise UploadError(f"{name}: {counted(entries, 'entry', 'entries')} in the zip; a "
+                          f"version holds at most {counted(caps.files, 'file')}")
     if directory > caps.entries * (CENTRAL_ENTRY_BYTES + 400):
         raise UploadError(f"{name}: a list of contents of {megabytes(directory)}, more than "
-                          f"{caps.files} files need; a version holds at most {caps.files} files")
+                          f"{counted(caps.files, 'file')} need; a version holds at most "
+                          f"{counted(caps.files, 'file')}")
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         listed = archive.infolist()
@@ -174,8 +176,8 @@ def _read_zip(name: str, data: bytes, caps: Caps) -> Dict[str, bytes]:
             NotImplementedError) as error:
         raise UploadError(f"{name}: not a zip file ({error})") from None
     if len(listed) > caps.entries:
-        raise UploadError(f"{name}: {len(listed)} entries in the zip; a version holds at most "
-                          f"{caps.files} files")
+        raise UploadError(f"{name}: {counted(len(listed), 'entry', 'entries')} in the zip; "
+                          f"a version holds at most {counted(caps.files, 'file')}")
     kept = []
     declared = 0
     for entry in listed:
@@ -198,7 +200,7 @@ def _read_zip(name: str, data: bytes, caps: Caps) -> Dict[str, bytes]:
             continue
         path = _checked_name(written, how)
         if len(kept) == caps.files:
-            raise UploadError(f"{name}: more than {caps.files} files")
+            raise UploadError(f"{name}: more than {counted(caps.files, 'file')}")
         if (entry.file_size > RATIO_FREE_BYTES
                 and entry.file_size > caps.ratio * max(entry.compress_size, 1)):
             raise UploadError(f"{written!r}: {megabytes(entry.file_size)} packed into "

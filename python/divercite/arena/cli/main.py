@@ -11,6 +11,7 @@ import sys
 from typing import List, Optional
 
 from .. import arena_folder
+from ..wording import counted, seconds
 from ..project import production
 from . import invocation, tournaments, workers
 from .arena_setup import setup
@@ -24,7 +25,7 @@ def init(arguments) -> int:
     from django.contrib.auth.models import User
     password = secrets.token_urlsafe(12)
     User.objects.create_superuser("admin", email="", password=password)
-    print(f"An arena in {arena.folder}: teams play at {arena.tc:g} s a game; the course "
+    print(f"An arena in {arena.folder}: teams play at {seconds(arena.tc)} a game; the course "
           f"from {arena.course}")
     print(f"Administrator: admin {password}  (log in at /admin/; shown this once)")
     where = shlex.quote(folder)
@@ -134,8 +135,8 @@ def restore(arguments) -> int:
     setup(str(arena.folder))
     from ..core.models import Entry, Game
     print(f"{arena.folder}: restored from {arguments.backup}: "
-          f"{Entry.objects.filter(kind=Entry.TEAM).count()} teams, "
-          f"{Game.objects.filter(status=Game.DONE).count()} games played")
+          f"{counted(Entry.objects.filter(kind=Entry.TEAM).count(), 'team')}, "
+          f"{counted(Game.objects.filter(status=Game.DONE).count(), 'game')} played")
     return 0
 
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from .. import arena_folder
+from ..wording import counted
 
 TOKEN_HELP = ("a worker token (divercite-arena worker-token add); default: the environment "
               "variable DIVERCITE_ARENA_WORKER_TOKEN, which keeps it off the process list")
@@ -109,7 +110,8 @@ def slurm(arguments) -> int:
     job = cluster.submit("exec " + shlex.join(command), name="divercite-arena-worker",
                          output=str(output / "worker-%A_%a.out"), array=arguments.tasks,
                          cpus=arguments.workers, extra=shlex.split(arguments.sbatch))
-    print(f"job {job}: {arguments.tasks} worker(s) of {arguments.workers} game(s) at once for "
+    print(f"job {job}: {counted(arguments.tasks, 'worker')} of "
+          f"{counted(arguments.workers, 'game')} at once for "
           f"{arguments.url}; their output in {output}/worker-{job}_*.out; scancel {job} stops "
           "them (their games go back to the arena)")
     return 0

@@ -32,6 +32,7 @@ from . import house, runner
 from ..agent_files import uploads
 from ..agent_files.shown_paths import ShownPaths
 from ..arena_folder import ArenaError
+from ..wording import counted
 
 log = logging.getLogger("divercite.arena.remote_worker")
 TOKEN_VARIABLE = "DIVERCITE_ARENA_WORKER_TOKEN"  # the token where the command line shows none
@@ -381,5 +382,5 @@ def run(url: str, token: str, workers: int, folder: Optional[Path], course: str)
              worker.name)
     started = time.monotonic()
     played = worker.run()
-    log.info("stopped: %s game(s) played in %.0f s", played, time.monotonic() - started)
+    log.info("stopped: %s played in %.0f s", counted(played, "game"), time.monotonic() - started)
     return played
