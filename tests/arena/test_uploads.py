@@ -284,6 +284,9 @@ class RefusedTest(SimpleTestCase):
         self.refused("team.zip", zip_bytes([("my_player.py", AGENT),
                                             ("lib/util.py", b"s = '\xff'\n")]),
                      "lib/util.py: not UTF-8 (byte 0xff")
+        self.refused("team.zip", zip_bytes([("my_player.py", AGENT),
+                                            ("équipe/stratégie.py", b"def f(:\n")]),
+                     "équipe/stratégie.py line 1: not Python")
 
     def test_a_file_and_a_folder_of_one_name(self):
         """Neither could be written: refused with the name, not a server error."""

@@ -1,16 +1,18 @@
 """A zip member's name as the system that wrote it meant it, and whether the arena can hold
 it: a French class writes `stratégie.py` and `données.txt`, and Python imports such files.
 
-A zip stores names as bytes. One that sets the UTF-8 flag (bit 11: Python's zipfile, Java,
-7-Zip and Windows' "Compress to ZIP file" for names its code page cannot write) is read as
-UTF-8. For one that does not, the arena does what Info-ZIP's unzip does:
+A zip stores names as bytes. One that sets the UTF-8 flag (bit 11; Python's zipfile and
+Java's set it for every name beyond ASCII) is read as UTF-8. For one that does not, the arena
+does what Info-ZIP's unzip does:
   - an Info-ZIP Unicode Path extra field (0x7075) whose CRC matches the stored name gives
     the name in UTF-8 (Info-ZIP's zip, 7-Zip since 21.02);
   - a name written on MS-DOS, OS/2 or Windows (the entry's "made by" system FAT, HPFS or
-    NTFS) is in the OEM code page: read as code page 850, the OEM code page of Windows in
-    French and the one unzip's tables and Debian's unzip read for Latin locales. Its letters
-    é è ê à â ç ô û ù î ï ë É are where code page 437 (US Windows, and what Python's zipfile
-    assumes) has them; 850 also has À Â È Ê Ë Î Ï Ô Ù Û where 437 has box-drawing lines;
+    NTFS: Windows' own "Compress to ZIP file" writes its OEM code page) is read as code page
+    850, the OEM code page of Windows in French and the one unzip's table reads such names
+    from (oem2iso_850; unzip takes NTFS names so only from PKZIP 5, the arena from any).
+    Its letters é è ê à â ç ô û ù î ï ë É are where code page 437 (US Windows, and what
+    Python's zipfile assumes) has them; 850 also has À Â È Ê Ë Î Ï Ô Ù Û where 437 has
+    box-drawing lines;
   - a name written on Unix or macOS is the bytes its file system held, UTF-8 on every system
     a student uses (Info-ZIP's zip on Linux and macOS, macOS's Archive Utility set no flag):
     read as UTF-8, refused when it is not.
