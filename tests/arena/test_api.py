@@ -5,9 +5,11 @@ workers racing for it)."""
 
 import io
 import json
+import threading
 import zipfile
 
 from arena_games import play, race, ready, record_of
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client, TestCase, TransactionTestCase
 
@@ -299,6 +301,50 @@ class PagesTest(ArenaTestCase):
                                   follow=True)
         self.assertContains(answer, "Version 1 received")
         self.assertContains(answer, 'class="version checking"')
+
+    def test_a_lost_game_s_analysis_is_titled_with_its_number(self):
+        """divercite-analyze's review page of a lost game (its record's "game" is the
+        runner's 0) says the arena's number, as every page of the game does."""
+        from divercite.arena.core import serve_workers
+        alpha = ready(teams.upload(self.alpha, "my_player.py", AGENT))
+        greedy = Entry.objects.get(name="greedy").current_version()
+        Game.objects.filter(status=Game.QUEUED).delete()
+        for index in range(3):  # the game analysed is not the first
+            done = play(alpha, greedy, index)
+        self.assertEqual(json.loads(done.record)["game"], 0)
+        Game.objects.filter(pk=done.pk).update(analysis="pending")
+        settings.ARENA.scratch.mkdir(exist_ok=True)  # as serve makes it
+        serve_workers.analyse(done, threading.Event())
+        done.refresh_from_db()
+        self.assertEqual(done.analysis, "done", done.analysis_json)
+        self.assertEqual(json.loads(done.analysis_json)["game"], done.pk)
+        page = b"".join(self.client.get(f"/games/{done.pk}/analysis").streaming_content)
+        page = page.decode()
+        self.assertIn(f"<title>Game {done.pk}: alpha vs greedy", page)
+        self.assertNotIn("Game 0", page)
+        game_page = self.client.get(f"/games/{done.pk}/")
+        self.assertContains(game_page, f"<h1>Game {done.pk}: ")
+        # Its largest mistakes in points to two decimals, as the review page writes them.
+        loser = "p1" if done.result == "0-1" else "p2"
+        mistakes = json.loads(done.analysis_json)["summary"][loser]["mistakes"]
+        self.assertTrue(mistakes)
+        for mistake in mistakes:
+            self.assertContains(game_page, f": {mistake['loss'] / 100:.2f} points lost (")
+
+    def test_counts_and_measures_written_one_way(self):
+        from django.template import Context, Template
+        from divercite.arena import wording
+        self.assertEqual([wording.counted(n, "game") for n in (0, 1, 2)],
+                         ["0 games", "1 game", "2 games"])
+        self.assertEqual(wording.counted(1, "entry", "entries"), "1 entry")
+        self.assertEqual(wording.counted(3, "entry", "entries"), "3 entries")
+        self.assertEqual([wording.seconds(s) for s in (900.0, 0.1, 0.05)],
+                         ["900 s", "0.1 s", "0.05 s"])
+        self.assertEqual([wording.points(cp) for cp in (150, 7, 1234)],
+                         ["1.50", "0.07", "12.34"])
+        page = Template('{% load wording %}{{ 1|counted:"game" }}, {{ 2|counted:"entry,entries" '
+                        '}}, {{ 0.05|seconds }}, {{ 150|points }}').render(Context())
+        self.assertEqual(page, "1 game, 2 entries, 0.05 s, 1.50")
 
     def test_every_page_answers(self):
         for path in ("/", "/games/", "/teams/alpha/", "/teams/engine-1s/", "/login/",

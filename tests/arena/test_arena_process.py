@@ -175,8 +175,14 @@ class ArenaProcessTest(unittest.TestCase):
         for name in ("template", "forker", "forger", "course-random"):
             self.assertNotIn(name, standings)
         counted = sum(line["games"] for line in standings.values())
-        rated = [game for game in after.values() if game["purpose"] != "check"]
+        # A game lost to the loaded machine (the house's 0.1 s engine starved of its core)
+        # counts nowhere and is played again (play/fairness.py).
+        rated = [game for game in after.values()
+                 if game["purpose"] != "check" and not game["set_aside"]]
         self.assertEqual(counted, 2 * len(rated), "a game counted twice, or not at all")
+        for game in after.values():
+            if game["set_aside"]:
+                self.assertTrue(game["set_aside"].startswith("worker overloaded: "), game)
         self.server.stop()
 
     def game_states(self):

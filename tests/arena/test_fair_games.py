@@ -10,6 +10,7 @@ from django.test import Client, TestCase
 
 from divercite.arena.core import game_queue, standings, teams, worker_tokens
 from divercite.arena.core.models import Entry, Game, Version
+from divercite.arena import wording
 from divercite.arena.play import fairness, reasons, record_checks, runner
 from divercite.records import GameRecord
 
@@ -224,7 +225,6 @@ class WordsTest(TestCase):
                          "check passed: the game was stopped after the first 4 moves of each "
                          "side, with nothing wrong")
         self.assertEqual(reasons.in_words(self.record(termination="normal")), "")
-        self.assertEqual([reasons.duration(ms) for ms in (310, 9960, 41400, 373000, 120000)],
-                         ["0.3 s", "10.0 s", "41 s", "6 min 13 s", "2 min"])
-        self.assertEqual([reasons.plural(n, "point") for n in (0, 1, 2)],
-                         ["0 points", "1 point", "2 points"])
+        self.assertEqual([wording.duration(ms) for ms in (310, 9940, 9960, 41400, 373000,
+                                                          120000)],
+                         ["0.3 s", "9.9 s", "10 s", "41 s", "6 min 13 s", "2 min"])

@@ -1,17 +1,23 @@
 """Uploads as students make them on any system, and each refusal with a reason they can act
-on (uploads.read_upload)."""
+on (uploads.read_upload); a game's reason naming the files as the upload does
+(shown_paths)."""
 
 import io
 import os
 import stat
+import struct
 import tempfile
 import time
+import unicodedata
 import zipfile
+import zlib
 from pathlib import Path
 
 from django.test import SimpleTestCase
 
-from divercite.arena.agent_files import uploads
+from divercite import programs
+from divercite.arena.agent_files import member_names, uploads
+from divercite.arena.agent_files.shown_paths import ShownPaths
 from divercite.arena.agent_files.uploads import UploadError, read_upload
 
 AGENT = (b"from player_divercite import PlayerDivercite\n\n"
@@ -25,6 +31,28 @@ def zip_bytes(entries, compression=zipfile.ZIP_DEFLATED):
         for name, content in entries:
             archive.writestr(name, content)
     return buffer.getvalue()
+
+
+class StoredName(zipfile.ZipInfo):
+    """A member whose name is stored as the bytes given, without the UTF-8 flag, as made on
+    the system `made_by` (0: MS-DOS/Windows, 3: Unix/macOS): what Windows' own zip writes in
+    its OEM code page, and Info-ZIP's zip or macOS's Archive Utility in UTF-8. zipfile
+    itself writes every name that is not ASCII in UTF-8, with the flag set."""
+
+    def __init__(self, stored: bytes, made_by: int, extra: bytes = b""):
+        super().__init__(stored.decode("cp437"))  # how zipfile reads it back
+        self.stored, self.create_system, self.extra = stored, made_by, extra
+        self.flag_bits &= ~member_names.UTF8_FLAG
+
+    def _encodeFilenameFlags(self):  # zipfile's own way to a stored name and its flags
+        return self.stored, self.flag_bits
+
+
+def unicode_path_field(stored: bytes, name: str) -> bytes:
+    """Info-ZIP's Unicode Path extra field: `name` in UTF-8 for the member stored as
+    `stored`."""
+    data = b"\x01" + zlib.crc32(stored).to_bytes(4, "little") + name.encode("utf-8")
+    return struct.pack("<HH", member_names.UNICODE_PATH_FIELD, len(data)) + data
 
 
 class AcceptedTest(SimpleTestCase):
@@ -66,6 +94,50 @@ class AcceptedTest(SimpleTestCase):
                                                range(uploads.MAX_FILES - 1)]
         files = read_upload("team.zip", zip_bytes(entries, zipfile.ZIP_STORED))
         self.assertEqual(len(files), uploads.MAX_FILES)
+
+    def test_names_a_french_class_writes(self):
+        """Letters of any script, accents included, in UTF-8 (the zip's flag set: zipfile,
+        7-Zip, Windows for names its code page lacks)."""
+        names = ["équipe/stratégie.py", "équipe/données/poids_été.txt", "équipe/ходы.py",
+                 "équipe/棋盘.py", "équipe/खेल.py", "équipe/Ça va + 2-1.txt"]
+        entries = [("équipe/my_player.py", AGENT)] + [(name, b"X = 1\n") for name in names]
+        files = read_upload("équipe.zip", zip_bytes(entries))
+        self.assertEqual(set(files), {"my_player.py"} | {name.split("/", 1)[1] for name in names})
+
+    def test_windows_names_in_its_code_page(self):
+        """Windows' own zip writes names in its OEM code page without the UTF-8 flag: read as
+        code page 850 (Windows in French), where code page 437 (zipfile's guess) has a
+        box-drawing line for À."""
+        for made_by in (0, 11):  # MS-DOS/FAT, NTFS
+            with self.subTest(made_by=made_by):
+                entries = [(StoredName(name.encode("cp850"), made_by), b"d")
+                           for name in ("équipe/données.txt", "équipe/ÀLIRE.txt")]
+                self.assertEqual("équipe/ÀLIRE.txt".encode("cp850").decode("cp437"),
+                                 "équipe/╖LIRE.txt")
+                files = read_upload("team.zip", zip_bytes(
+                    [(StoredName(b"\x82quipe/my_player.py", made_by), AGENT)] + entries))
+                self.assertEqual(set(files), {"my_player.py", "données.txt", "ÀLIRE.txt"})
+
+    def test_unix_and_macos_names_without_the_flag(self):
+        """Info-ZIP's zip on Linux and macOS's Archive Utility store the file system's bytes,
+        UTF-8, without the flag; macOS's are decomposed (é as e and an accent), kept
+        composed so that `import stratégie` finds the file."""
+        decomposed = unicodedata.normalize("NFD", "stratégie.py")
+        self.assertNotEqual(decomposed, "stratégie.py")
+        files = read_upload("team.zip", zip_bytes([
+            ("my_player.py", AGENT), (StoredName(decomposed.encode("utf-8"), 3), b"X = 1\n"),
+            (StoredName("données.txt".encode("utf-8"), 3), b"d")]))
+        self.assertEqual(set(files), {"my_player.py", "stratégie.py", "données.txt"})
+
+    def test_the_unicode_path_field_names_the_member(self):
+        """Info-ZIP's Unicode Path extra field gives the name when the stored one could not
+        (`#U00e9`); one whose CRC is not the stored name's is ignored, as unzip ignores it."""
+        stored = b"strat#U00e9gie.py"
+        files = read_upload("team.zip", zip_bytes([
+            ("my_player.py", AGENT),
+            (StoredName(stored, 0, unicode_path_field(stored, "stratégie.py")), b"X = 1\n"),
+            (StoredName(b"old.txt", 0, unicode_path_field(b"new.txt", "nouveau.txt")), b"")]))
+        self.assertEqual(set(files), {"my_player.py", "stratégie.py", "old.txt"})
 
     def test_folder_entries_and_dot_slash_names(self):
         """Some archivers write ./NAME, or no entry for a folder at all."""
@@ -153,12 +225,47 @@ class RefusedTest(SimpleTestCase):
         self.refused("team.zip", zip_bytes([("my_player.py", AGENT), (link, b"/etc/shadow")]),
                      "a symbolic link")
 
-    def test_odd_characters(self):
-        for name in ("a;b.py", "é.py", "x\ny.py", "-rf.py", "back\\slash.py", "trailing .py "):
+    def test_what_a_name_cannot_hold(self):
+        """Each refusal names the name, the character at fault and what to do."""
+        for name, phrase in (
+                ("a;b.py", "the character ';' (U+003B SEMICOLON) cannot be in a name"),
+                ("x\ny.py", "the character '\\n' (U+000A) cannot be in a name"),
+                ("-rf.py", "it begins with '-' (U+002D HYPHEN-MINUS)"),
+                ("sub:dir/x.py", "'sub:dir': the character ':' (U+003A COLON)"),
+                ("evil\u202egnp.py", "(U+202E RIGHT-TO-LEFT OVERRIDE) cannot be in a name"),
+                ("no\u00a0break.py", "(U+00A0 NO-BREAK SPACE) cannot be in a name"),
+                ("trailing .py ", "a name ending with a space or a dot"),
+                ("aux.py", "'aux' is a device's name on Windows"),
+                ("d/Com1.txt", "'Com1' is a device's name on Windows"),
+                ("é" * 130 + ".py", "a name of 133 characters; at most 100"),
+                ("d/" + "棋" * 90 + ".py", "a name of 273 bytes in UTF-8; at most 255"),
+                ("back\\slash.py", "a name with '\\'")):
             with self.subTest(name=name):
                 message = self.refused("team.zip", zip_bytes([("my_player.py", AGENT),
-                                                              (name, b"")]), repr(name))
-                self.assertRegex(message, "odd characters|with '\\\\'")
+                                                              (name, b"")]), phrase)
+                self.assertTrue(message.startswith(repr(name)), message)
+                if "'\\'" not in phrase:
+                    self.assertIn("rename it and zip the folder again", message)
+
+    def test_names_that_cannot_be_read(self):
+        """A Unix name that is not UTF-8 says nothing of its encoding; a Windows name read
+        in code page 850 to a symbol says how it was read."""
+        self.refused("team.zip", zip_bytes([("my_player.py", AGENT),
+                                            (StoredName(b"caf\xe9.py", 3), b"")]),
+                     "'caf\ufffd.py': a name whose bytes (b'caf\\xe9.py') are not UTF-8")
+        message = self.refused("team.zip", zip_bytes([("my_player.py", AGENT),
+                                                      (StoredName(b"x\xfe.py", 0), b"")]),
+                               "the character '\u25a0' (U+25A0 BLACK SQUARE)")
+        self.assertTrue(message.startswith("'x\u25a0.py' (a name from Windows without the "
+                                           "zip's UTF-8 mark, read in code page 850"), message)
+
+    def test_one_name_composed_and_decomposed(self):
+        """Two members that Linux tells apart and macOS and a reader do not."""
+        self.refused("team.zip", zip_bytes([
+            ("my_player.py", AGENT), ("stratégie.py", b"A = 1\n"),
+            (unicodedata.normalize("NFD", "stratégie.py"), b"B = 2\n")]),
+            "'stratégie.py': twice in the zip, its accents written two ways "
+            "('strat\\xe9gie.py' and 'strate\\u0301gie.py', composed and decomposed)")
 
     def test_not_a_zip(self):
         self.refused("team.zip", b"PK\x03\x04 not really", "not a zip file")
@@ -177,6 +284,9 @@ class RefusedTest(SimpleTestCase):
         self.refused("team.zip", zip_bytes([("my_player.py", AGENT),
                                             ("lib/util.py", b"s = '\xff'\n")]),
                      "lib/util.py: not UTF-8 (byte 0xff")
+        self.refused("team.zip", zip_bytes([("my_player.py", AGENT),
+                                            ("équipe/stratégie.py", b"def f(:\n")]),
+                     "équipe/stratégie.py line 1: not Python")
 
     def test_a_file_and_a_folder_of_one_name(self):
         """Neither could be written: refused with the name, not a server error."""
@@ -222,3 +332,28 @@ class CompiledApartTest(SimpleTestCase):
 
     def test_the_reason_names_the_file_and_line(self):
         self.refused_within(AGENT + b"def broken(:\n", r"my_player.py line 5: not Python")
+
+
+class ShownPathsTest(SimpleTestCase):
+    """A reason holds the agent's tracebacks and the bridge's words, each with the folder the
+    files were played from: the team reads the names of its upload."""
+
+    def test_folders_written_away(self):
+        temp = Path(tempfile.mkdtemp())
+        (temp / "agents" / "8").mkdir(parents=True)
+        (temp / "link").symlink_to(temp / "agents")
+        agent, course = temp / "link" / "8", temp / "course"
+        shown = ShownPaths([agent], course)
+        real = temp / "agents" / "8"
+        reason = (f'File "{agent}/my_player.py", line 2 / File "{real}/lib/util.py", line 1 / '
+                  f'File "{course}/game_state_divercite.py", line 80 / '
+                  f'File "{programs.PACKAGE}/course/bridge/agent_child.py", line 121 / '
+                  f"No such file or directory: '{real}/données.txt' / cwd '{agent}' / "
+                  f"{temp}/agents/80/x.py")
+        self.assertEqual(shown(reason),
+                         'File "my_player.py", line 2 / File "lib/util.py", line 1 / '
+                         'File "game_state_divercite.py", line 80 / '
+                         'File "divercite/course/bridge/agent_child.py", line 121 / '
+                         "No such file or directory: 'données.txt' / cwd 'the agent's folder' "
+                         f"/ {temp}/agents/80/x.py")
+        self.assertEqual(ShownPaths()("File \"my_player.py\""), "File \"my_player.py\"")

@@ -90,10 +90,12 @@ def test_the_check_sees_an_import_of_an_application():
 
 # The arena's parts (python/divercite/arena/__init__.py), each importing only those after it:
 # the command line over the Django project, the project over its apps (pages, then the API,
-# then the core), the core over what plays games and reads uploads, all over the arena folder.
+# then the core), the core over what plays games and reads uploads, all over the arena folder
+# and the arena's wording of counts and measures.
 ARENA = "divercite.arena"
-ARENA_PARTS = ("cli", "project", "pages", "api", "core", "play", "agent_files", "arena_folder")
-ARENA_WITHOUT_DJANGO = ("play", "agent_files", "arena_folder")
+ARENA_PARTS = ("cli", "project", "pages", "api", "core", "play", "agent_files", "arena_folder",
+               "wording")
+ARENA_WITHOUT_DJANGO = ("play", "agent_files", "arena_folder", "wording")
 
 
 def arena_part(name: str):

@@ -7,6 +7,7 @@
 // (web/pages/, made by scripts/bundle-pages.sh).
 import {DiverciteBoard} from '../board.js';
 import {followLive} from './arena_live.js';
+import {clockText, counted} from './figures.js';
 import {bindNavigation, plyOfHash} from './navigation.js';
 
 const board = DiverciteBoard.mount(document.getElementById('board'),
@@ -16,16 +17,6 @@ const plyLabel = document.getElementById('ply');
 let plies = [];  // {fen, move, clocks, scores}, the start first
 let ply = 0;
 const last = () => plies.length - 1;
-
-function clockText(ms) {
-  if (ms === null || ms === undefined) return '–';
-  const seconds = Math.max(ms, 0) / 1000;
-  if (seconds >= 60) {
-    const minutes = Math.floor(seconds / 60);
-    return `${minutes}:${String(Math.floor(seconds - minutes * 60)).padStart(2, '0')}`;
-  }
-  return `${seconds.toFixed(seconds < 10 ? 2 : 1)} s`;
-}
 
 function showClocks(clocks) {
   for (const side of [0, 1]) {
@@ -55,7 +46,8 @@ function show(target) {
   board.show(entry.fen, {lastMove: entry.move, scores: entry.scores});
   showClocks(entry.clocks);
   for (const side of [0, 1]) {
-    document.querySelector(`.points[data-side="${side}"]`).textContent = `${entry.scores[side]} pts`;
+    document.querySelector(`.points[data-side="${side}"]`).textContent =
+      counted(entry.scores[side], 'point');
   }
   plyLabel.textContent = `${ply} / ${last()}`;
   for (const button of list.querySelectorAll('button.move')) {

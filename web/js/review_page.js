@@ -6,6 +6,7 @@
 import { DiverciteBoard } from '../board.js';
 import { MarginGraph } from './graph.js';
 import { bindNavigation, plyOfHash } from './navigation.js';
+import { clockText, pointsText, secondsText, signedPointsText } from './figures.js';
 
 const game = JSON.parse(document.getElementById('game').textContent);
 const analysis = game.analysis;
@@ -33,17 +34,12 @@ function drawBoard(at, arrows) {
                                     arrows: arrows || best, scores: review.scores[at]});
 }
 
-// Text helpers: centipoints as points, times, and elements built from text only.
-const pts = (cp) => (cp / 100).toFixed(2);
-const signed = (cp) => (cp > 0 ? '+' : cp < 0 ? '\u2212' : '\u00B1') + Math.abs(cp / 100).toFixed(2);
-const seconds = (ms) => (ms / 1000).toFixed(ms < 10000 ? 2 : 1) + ' s';
-const clock = (ms) => {
-  if (ms === null) return '-';
-  const tenths = Math.max(0, Math.round(ms / 100));
-  const minutes = Math.floor(tenths / 600);
-  const rest = ((tenths % 600) / 10).toFixed(1).padStart(4, '0');
-  return (ms < 0 ? '\u2212' : '') + minutes + ':' + rest;
-};
+// Text helpers: centipoints as points, times (figures.js, as the arena's game page writes
+// them), and elements built from text only.
+const pts = pointsText;
+const signed = signedPointsText;
+const seconds = secondsText;
+const clock = clockText;
 const nameOf = (side) => (side === 'p1' ? analysis.p1 : analysis.p2);
 const element = (tag, text, className) => {
   const e = document.createElement(tag);

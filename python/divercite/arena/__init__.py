@@ -32,4 +32,5 @@ PostgreSQL) is also the game queue. Imports run one way, down this list:
                    runner, live games, record checks, matchmaking, the remote worker
     agent_files/   an upload checked and unpacked, its Python compiled in a capped child
     arena_folder   the arena folder and its settings file, arena.json
+    wording        a count and a measure as every page and message writes them (`1 game`)
 """

@@ -4,4 +4,4 @@ import sys
 
 from .cli.main import main
 
-sys.exit(main())
+sys.exit(main(module_run=True))

@@ -183,7 +183,7 @@ def load(folder) -> Config:
         values = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ArenaError(f"{folder}: no arena here ({SETTINGS_FILE} is missing); "
-                         "create one with: divercite-arena init DIR") from None
+                         "the command line's `init` makes one") from None
     except (OSError, ValueError) as error:
         raise ArenaError(f"{path}: cannot be read: {error}") from None
     fields = {field.name for field in dataclasses.fields(Config)} - {"folder"}

@@ -2,11 +2,12 @@
 as the course names it) or a zip of the agent's folder, as students make them on any system.
 
 Refused, with the reason a student can act on: too large, too many files, not a zip, a name
-that leaves the folder, holds odd characters or is too long, a link, an encrypted or
-duplicated entry, no `my_player.py` at the top (of the zip or of its one folder), a `.py` file
-that is not UTF-8 or not Python. What an archiver adds on its own is dropped, not refused:
-macOS's `__MACOSX/` and `.DS_Store`, `__pycache__/`, hidden files and folders (`.git/`),
-folders' own entries.
+that leaves the folder, holds what a name cannot (member_names.py: letters of any script are
+names' own; a name from Windows or macOS is read as they wrote it) or is too long, a link, an
+encrypted or duplicated entry, no `my_player.py` at the top (of the zip or of its one
+folder), a `.py` file that is not UTF-8 or not Python. What an archiver adds on its own is
+dropped, not refused: macOS's `__MACOSX/` and `.DS_Store`, `__pycache__/`, hidden files and
+folders (`.git/`), folders' own entries.
 
 A zip is judged by its central directory before anything is unpacked: its entry count read
 from its end record (Python's zipfile would build an object for each of 400,000 entries), the
@@ -19,14 +20,15 @@ from __future__ import annotations
 import dataclasses
 import io
 import os
-import re
 import stat
 import struct
 import zipfile
 from pathlib import Path, PurePosixPath
 from typing import Dict, Tuple
 
+from .member_names import NameRefused, composed, path_problem, written_name
 from .source_check import CheckError, python_problem
+from ..wording import counted
 
 AGENT_FILE = "my_player.py"
 MAX_UPLOAD_BYTES = 20 << 20  # the file sent
@@ -38,8 +40,6 @@ MAX_RATIO = 200  # a member's unpacked size over its compressed size (max_compre
 RATIO_FREE_BYTES = 1 << 20
 MAX_PATH = 200  # characters of a member's path, so that the arena's folders can hold it
 MAX_DEPTH = 20
-# A name's parts: what any system writes and every shell, URL and record takes as it is.
-PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+ -]{0,99}")
 DROPPED_PARTS = {"__MACOSX", "__pycache__", ".DS_Store", "Thumbs.db"}
 END_RECORD = b"PK\x05\x06"
 ZIP64_LOCATOR = b"PK\x06\x07"
@@ -83,7 +83,10 @@ def check_size(name: str, size: int) -> None:
                           f"{MAX_UPLOAD_BYTES >> 20} MB")
 
 
-def _checked_name(name: str) -> PurePosixPath:
+def _checked_name(name: str, how: str) -> PurePosixPath:
+    """The member's path, `name` as member_names.written_name read it (`how`: the code page
+    it assumed, said in a refusal); UploadError naming it and what to do if it cannot be
+    held."""
     if "\\" in name:
         raise UploadError(f"{name!r}: a name with '\\' (zip the folder with a zip tool that "
                           "writes '/', as Windows' 'Compress to ZIP file' does)")
@@ -94,11 +97,9 @@ def _checked_name(name: str) -> PurePosixPath:
     if len(path.parts) > MAX_DEPTH:
         raise UploadError(f"{name[:60]!r}...: folders {len(path.parts) - 1} deep; at most "
                           f"{MAX_DEPTH - 1}")
-    for part in path.parts:
-        if not PART.fullmatch(part) or part.endswith((" ", ".")):
-            raise UploadError(f"{name!r}: odd characters in a name (letters, digits, "
-                              "'_', '.', '+', '-' and spaces, a letter, digit or '_' "
-                              "first)")
+    problem = path_problem(path)
+    if problem:
+        raise UploadError(f"{name!r}{how}: {problem}")
     return path
 
 
@@ -162,52 +163,65 @@ def _read_zip(name: str, data: bytes, caps: Caps) -> Dict[str, bytes]:
         raise UploadError(f"{name}: {error}") from None
     # zipfile reads the directory by its size, whatever count it declares: both are capped.
     if entries > caps.entries:
-        raise UploadError(f"{name}: {entries} entries in the zip; a version holds at most "
-                          f"{caps.files} files")
+        raise UploadError(f"{name}: {counted(entries, 'entry', 'entries')} in the zip; a "
+                          f"version holds at most {counted(caps.files, 'file')}")
     if directory > caps.entries * (CENTRAL_ENTRY_BYTES + 400):
         raise UploadError(f"{name}: a list of contents of {megabytes(directory)}, more than "
-                          f"{caps.files} files need; a version holds at most {caps.files} files")
+                          f"{counted(caps.files, 'file')} need; a version holds at most "
+                          f"{counted(caps.files, 'file')}")
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         listed = archive.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as error:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError,
+            NotImplementedError) as error:
         raise UploadError(f"{name}: not a zip file ({error})") from None
     if len(listed) > caps.entries:
-        raise UploadError(f"{name}: {len(listed)} entries in the zip; a version holds at most "
-                          f"{caps.files} files")
+        raise UploadError(f"{name}: {counted(len(listed), 'entry', 'entries')} in the zip; "
+                          f"a version holds at most {counted(caps.files, 'file')}")
     kept = []
     declared = 0
     for entry in listed:
+        try:
+            as_written, how = written_name(entry)
+        except NameRefused as refused:
+            raise UploadError(str(refused)) from None
+        written = composed(as_written)
         mode = entry.external_attr >> 16
         if entry.create_system == 3 and stat.S_ISLNK(mode):  # written on a Unix system
-            raise UploadError(f"{entry.filename!r}: a symbolic link; send the files themselves")
+            raise UploadError(f"{written!r}: a symbolic link; send the files themselves")
         if entry.flag_bits & 0x1:
-            raise UploadError(f"{entry.filename!r}: encrypted; send a zip without a password")
-        parts = PurePosixPath(entry.filename.replace("\\", "/")).parts
-        if entry.filename.startswith(("/", "\\")) or ".." in parts:
-            raise UploadError(f"{entry.filename!r}: a name that leaves the folder")
-        if any(part in DROPPED_PARTS for part in parts) or entry.is_dir():
-            continue
+            raise UploadError(f"{written!r}: encrypted; send a zip without a password")
+        parts = PurePosixPath(written.replace("\\", "/")).parts
+        if written.startswith(("/", "\\")) or ".." in parts:
+            raise UploadError(f"{written!r}: a name that leaves the folder")
+        if any(part in DROPPED_PARTS for part in parts) or written.endswith("/"):
+            continue  # what an archiver adds, or a folder's own entry
         if any(part.startswith(".") for part in parts):  # .git, .vscode, macOS's ._ files
             continue
-        path = _checked_name(entry.filename)
+        path = _checked_name(written, how)
         if len(kept) == caps.files:
-            raise UploadError(f"{name}: more than {caps.files} files")
+            raise UploadError(f"{name}: more than {counted(caps.files, 'file')}")
         if (entry.file_size > RATIO_FREE_BYTES
                 and entry.file_size > caps.ratio * max(entry.compress_size, 1)):
-            raise UploadError(f"{entry.filename!r}: {megabytes(entry.file_size)} packed into "
+            raise UploadError(f"{written!r}: {megabytes(entry.file_size)} packed into "
                               f"{entry.compress_size} bytes, more than {caps.ratio} times "
                               "smaller: a zip bomb, or data the agent should make itself")
         declared += entry.file_size
-        kept.append((path, entry))
+        kept.append((path, written, as_written, entry))
     if declared > caps.unpacked_bytes:
         raise UploadError(f"{name}: {megabytes(declared)} unpacked; a version holds at most "
                           f"{caps.unpacked_bytes >> 20} MB")
     files: Dict[PurePosixPath, bytes] = {}
+    written_as: Dict[PurePosixPath, str] = {}  # each path's name as the zip writes it
     unpacked = 0
-    for path, entry in kept:
+    for path, written, as_written, entry in kept:
         if path in files:
-            raise UploadError(f"{entry.filename!r}: twice in the zip")
+            first = written_as[path]
+            raise UploadError(f"{written!r}: twice in the zip" + (
+                "" if first == as_written or composed(first) != written else
+                f", its accents written two ways ({ascii(first)} and {ascii(as_written)}, "
+                "composed and decomposed), which Linux tells apart: keep one"))
+        written_as[path] = as_written
         content = bytearray()
         try:
             with archive.open(entry) as member:
@@ -219,7 +233,7 @@ def _read_zip(name: str, data: bytes, caps: Caps) -> Dict[str, bytes]:
                         raise UploadError(f"{name}: more than {caps.unpacked_bytes >> 20} MB "
                                           "unpacked")
         except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError) as error:
-            raise UploadError(f"{entry.filename!r}: cannot be unpacked ({error})") from None
+            raise UploadError(f"{written!r}: cannot be unpacked ({error})") from None
         files[path] = bytes(content)
     folders = {parent for path in files for parent in path.parents}
     clash = sorted(str(path) for path in files if path in folders)

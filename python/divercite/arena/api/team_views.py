@@ -182,6 +182,9 @@ def game_json(game: Game, whole: bool = False) -> dict:
             "reason": (shown_reason(game.reason, whole, game)
                        if game.status == Game.DONE else ""),
             "explanation": explanation(game, whole),
+            # Why a finished game counts nowhere ("worker overloaded: ...", a record that
+            # failed the checks); "" for one that counts.
+            "set_aside": game.set_aside,
             "ended": game.ended.isoformat() if game.ended else None,
             "purpose": game.purpose, "status": game.status}
 
@@ -196,7 +199,7 @@ def games_shown(team_name=None, before=None):
     # Without what no list shows (a record is kilobytes; its version's reason may be too).
     shown = (Game.objects.filter(status__in=(Game.PLAYING, Game.DONE))
              .select_related("p1__entry", "p2__entry").order_by("-id")
-             .defer("record", "live", "analysis_json", "set_aside", "p1__reason",
+             .defer("record", "live", "analysis_json", "p1__reason",
                     "p2__reason"))
     if team_name is not None:
         shown = shown.filter(Q(p1__entry__name=team_name) | Q(p2__entry__name=team_name))

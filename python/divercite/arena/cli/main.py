@@ -7,12 +7,14 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import shlex
 import sys
 from typing import List, Optional
 
 from .. import arena_folder
+from ..wording import counted, seconds
 from ..project import production
-from . import staff, tournaments, workers
+from . import invocation, staff, tournaments, workers
 from .arena_setup import setup
 
 
@@ -24,11 +26,13 @@ def init(arguments) -> int:
     from django.contrib.auth.models import User
     password = secrets.token_urlsafe(12)
     User.objects.create_superuser("admin", email="", password=password)
-    print(f"An arena in {arena.folder}: teams play at {arena.tc:g} s a game; the course "
+    print(f"An arena in {arena.folder}: teams play at {seconds(arena.tc)} a game; the course "
           f"from {arena.course}")
     print(f"Administrator: admin {password}  (log in at /admin/; shown this once)")
-    print(f"Next: divercite-arena team add {arguments.dir} NAME..., then "
-          f"divercite-arena serve {arguments.dir}")
+    where = shlex.quote(folder)
+    print("Next, from any shell: add the teams (each gets its token), then serve the arena:")
+    print(f"  {arguments.program} team add {where} NAME...")
+    print(f"  {arguments.program} serve {where}")
     return 0
 
 
@@ -102,8 +106,8 @@ def upload(arguments) -> int:
     team = Entry.objects.filter(name=arguments.team, kind=Entry.TEAM).first()
     if team is None:
         raise arena_folder.ArenaError(
-            f"no team named {arguments.team!r} (divercite-arena team list "
-            f"{arguments.dir})")
+            f"no team named {arguments.team!r} (the teams: {arguments.program} team list "
+            f"{shlex.quote(os.path.abspath(arguments.dir))})")
     path = arena_folder.Path(arguments.file)
     try:
         with transaction.atomic():  # the administrator's: no limit an hour, but audited
@@ -155,8 +159,8 @@ def restore(arguments) -> int:
     setup(str(arena.folder))
     from ..core.models import Entry, Game
     print(f"{arena.folder}: restored from {arguments.backup}: "
-          f"{Entry.objects.filter(kind=Entry.TEAM).count()} teams, "
-          f"{Game.objects.filter(status=Game.DONE).count()} games played")
+          f"{counted(Entry.objects.filter(kind=Entry.TEAM).count(), 'team')}, "
+          f"{counted(Game.objects.filter(status=Game.DONE).count(), 'game')} played")
     return 0
 
 
@@ -239,8 +243,11 @@ def parser() -> argparse.ArgumentParser:
     return main_parser
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: Optional[List[str]] = None, module_run: bool = False) -> int:
+    """Runs the command line `argv` (default: this process's); `module_run`: started as
+    `python -m divercite.arena`, which the commands it prints say again."""
     arguments = parser().parse_args(argv)
+    arguments.program = invocation.program(module_run)
     try:
         return arguments.run(arguments)
     except arena_folder.ArenaError as error:

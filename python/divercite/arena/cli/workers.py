@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from .. import arena_folder
+from ..wording import counted
 
 TOKEN_HELP = ("a worker token (divercite-arena worker-token add); default: the environment "
               "variable DIVERCITE_ARENA_WORKER_TOKEN, which keeps it off the process list")
@@ -30,7 +31,7 @@ def token_given(arguments) -> str:
     if not token:
         raise arena_folder.ArenaError(
             f"no worker token: --worker-token TOKEN, or set {TOKEN_VARIABLE}"
-            " (the administrator makes one: divercite-arena worker-token add "
+            f" (the administrator makes one: {arguments.program} worker-token add "
             "DIR NAME)")
     return token
 
@@ -48,8 +49,8 @@ def token_add(arguments) -> int:
     except ValidationError as refused:
         raise arena_folder.ArenaError("; ".join(refused.message_dict["name"])) from None
     print(f"{machine.name} {token}")
-    print("(shown this once; a worker uses it: divercite-arena worker URL --worker-token TOKEN)",
-          file=sys.stderr)
+    print(f"(shown this once; a worker uses it: {arguments.program} worker URL "
+          "--worker-token TOKEN)", file=sys.stderr)
     return 0
 
 
@@ -109,7 +110,8 @@ def slurm(arguments) -> int:
     job = cluster.submit("exec " + shlex.join(command), name="divercite-arena-worker",
                          output=str(output / "worker-%A_%a.out"), array=arguments.tasks,
                          cpus=arguments.workers, extra=shlex.split(arguments.sbatch))
-    print(f"job {job}: {arguments.tasks} worker(s) of {arguments.workers} game(s) at once for "
+    print(f"job {job}: {counted(arguments.tasks, 'worker')} of "
+          f"{counted(arguments.workers, 'game')} at once for "
           f"{arguments.url}; their output in {output}/worker-{job}_*.out; scancel {job} stops "
           "them (their games go back to the arena)")
     return 0

@@ -22,6 +22,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ... import match, programs
+from ...records import GameRecord
+from ..agent_files.shown_paths import ShownPaths
 from ..play import house, matchmaking, runner, record_checks
 from . import game_queue, standings, storage, tournament
 from .models import Game, ServeWorker, Version
@@ -116,7 +118,9 @@ def play(game: Game, stop: threading.Event) -> None:
     try:
         played = runner.play_game(seats, agents, arena.course, arena.scratch, game_stop,
                                   on_live=lambda lines: show_live(game, lines),
-                                  max_plies=max_plies(game))
+                                  max_plies=max_plies(game),
+                                  shown=ShownPaths([version.folder for version in
+                                                    (game.p1, game.p2)], arena.course))
     except match.MatchStopped:
         return
     except runner.GameNotPlayed as error:
@@ -199,11 +203,15 @@ def analyse(game: Game, stop: threading.Event) -> None:
     try:
         with tempfile.TemporaryDirectory(prefix="analysis-", dir=arena.scratch) as folder:
             path = Path(folder) / "records.jsonl"
-            path.write_text(game.record + "\n", encoding="utf-8")
+            # The record's "game" is the runner's (0, its one game): the arena's number
+            # instead, which the review page's title and the JSON then give ("Game 57").
+            record = GameRecord.from_json(game.record)
+            record.game = game.pk
+            path.write_text(record.to_json() + "\n", encoding="utf-8")
             process = subprocess.Popen(
                 runner.launcher() + [
                     programs.find("divercite-analyze", "DIVERCITE_ANALYZE"),
-                    f"--records={path}", "--game=0", "--json", f"--html={page}",
+                    f"--records={path}", f"--game={game.pk}", "--json", f"--html={page}",
                     *ANALYSIS_FLAGS],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 text=True, errors="replace")
@@ -214,8 +222,8 @@ def analyse(game: Game, stop: threading.Event) -> None:
     except Stopped:
         Game.objects.filter(pk=game.pk, analysis=ANALYSING).update(analysis="pending")
         return
-    except (OSError, RuntimeError, subprocess.SubprocessError, programs.ProgramNotFoundError) \
-            as error:
+    except (OSError, RuntimeError, ValueError, subprocess.SubprocessError,
+            programs.ProgramNotFoundError) as error:
         log.warning("analysis of game %s: %s", game.pk, error)
         Game.objects.filter(pk=game.pk).update(analysis="failed", analysis_json=str(error))
 

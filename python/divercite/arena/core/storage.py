@@ -20,6 +20,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from .models import Entry, Game, TournamentEntry, Version
+from ..wording import counted
 
 log = logging.getLogger("divercite.arena")
 
@@ -81,5 +82,6 @@ def prune(now=None) -> int:
         Version.objects.filter(pk=version.pk).update(files_removed=timezone.now())
         removed += 1
     if removed:
-        log.info("storage: the folders of %s version(s) no game needs removed", removed)
+        log.info("storage: the folders of %s no game needs removed",
+                 counted(removed, "version"))
     return removed

@@ -17,6 +17,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from ..play import house as house_entries
+from .. import wording
 from . import storage
 from .models import NAME, Challenge, Entry, Game, UploadAttempt, Version, token_digest
 from ..agent_files.uploads import (AGENT_FILE, Caps, UploadError, check_size, read_upload, size_of,
@@ -128,7 +129,8 @@ def check_upload_limit(team: Entry, per_hour: int) -> None:
     wait = max(1, math.ceil((frees - now).total_seconds()))
     minutes, seconds = divmod(wait, 60)
     raise UploadLimited(
-        f"{per_hour} uploads an hour at most, and your team has sent {len(counted)} in the "
+        f"{wording.counted(per_hour, 'upload')} an hour at most, and your team has sent "
+        f"{len(counted)} in the "
         f"last hour: the next is taken in {f'{minutes} min ' if minutes else ''}{seconds} s",
         wait)
 
@@ -250,8 +252,9 @@ def challenge(team: Entry, opponent: str, games) -> Tuple[Challenge, List[Game]]
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=team.pk)
         if games > entry.challenge_quota:
-            raise RequestRefused(f"{games} games asked, {entry.challenge_quota} left of your quota "
-                                 "(the administrator sets it)")
+            raise RequestRefused(f"{wording.counted(games, 'game')} asked, "
+                                 f"{entry.challenge_quota} left of your quota (the "
+                                 "administrator sets it)")
         entry.challenge_quota -= games
         entry.save(update_fields=["challenge_quota"])
         made = Challenge.objects.create(team=team, opponent=theirs, games=games)

@@ -22,6 +22,7 @@ from ..play import house
 from ..core import staff_status, standings, teams, tournament
 from ..core.models import Entry, Game, Tournament
 from ..agent_files.uploads import MAX_UPLOAD_BYTES, UploadError
+from ..wording import counted
 from . import tables
 
 
@@ -213,7 +214,8 @@ def challenge_page(request):
     except ValueError as refused:  # teams.RequestRefused, or a number that is not one
         messages.error(request, f"Challenge refused: {refused}")
     else:
-        messages.success(request, f"{games} games against {opponent} queued, ahead of the "
+        messages.success(request, f"{counted(games, 'game')} against {opponent} queued, "
+                                  "ahead of the "
                                   "games matchmaking makes.")
     listed = Entry.objects.filter(name=opponent, kind__in=(Entry.TEAM, Entry.HOUSE)).exists()
     return redirect("arena:team", name=opponent if listed else team.name)

@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import Optional
 
 from ...records import GameRecord
-from .reasons import clock_ms, duration
+from ..wording import duration
+from .reasons import clock_ms
 
 STARVED_TERMINATIONS = ("time", "limit")
 OVERLOADED = "worker overloaded: "  # how the words of such a game start (Game.set_aside)

@@ -9,17 +9,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ...records import GameRecord
-
-
-def duration(ms: float) -> str:
-    """A time as people say it, rounded once: "0.3 s", "41 s", "6 min 13 s"."""
-    seconds = ms / 1000
-    if seconds < 10:
-        return f"{seconds:.1f} s"
-    whole = round(seconds)
-    if whole < 60:
-        return f"{whole} s"
-    return f"{whole // 60} min {whole % 60} s" if whole % 60 else f"{whole // 60} min"
+from ..wording import counted, duration
 
 
 def clock_ms(tc_text: str) -> Optional[int]:
@@ -30,11 +20,6 @@ def clock_ms(tc_text: str) -> Optional[int]:
         return int(float(tc_text[3:].split("+", 1)[0]) * 1000)
     except ValueError:
         return None
-
-
-def plural(count: int, word: str, words: str = "") -> str:
-    """`count` and the word in the number it takes: "1 point", "2 points"."""
-    return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
 def _names(record: GameRecord):
@@ -59,7 +44,7 @@ def in_words(record: GameRecord, details: bool = True) -> str:
         return ""
     if termination == "maxplies":
         return (f"check passed: the game was stopped after the first "
-                f"{plural(len(moves) // 2, 'move')} of each side, with nothing wrong")
+                f"{counted(len(moves) // 2, 'move')} of each side, with nothing wrong")
     if termination == "adjudication":
         return f"decided by the runner's exact solve: {record.reason}"
     if record.result not in ("1-0", "0-1"):

@@ -30,7 +30,9 @@ from typing import Optional
 from ... import match
 from . import house, runner
 from ..agent_files import uploads
+from ..agent_files.shown_paths import ShownPaths
 from ..arena_folder import ArenaError
+from ..wording import counted
 
 log = logging.getLogger("divercite.arena.remote_worker")
 TOKEN_VARIABLE = "DIVERCITE_ARENA_WORKER_TOKEN"  # the token where the command line shows none
@@ -311,9 +313,12 @@ class Worker:
                 agents = self._agents(seats)
                 if agents is None:
                     raise match.MatchStopped("stopping")
+                shown = ShownPaths([self.versions.folder / str(seat.version) for seat in seats
+                                    if seat.kind == "team"], self.course)
                 played = runner.play_game(seats, agents, self.course, self.scratch, game_stop,
                                           on_live=beat.add_live,
-                                          max_plies=int(claimed.get("max_plies") or 0))
+                                          max_plies=int(claimed.get("max_plies") or 0),
+                                          shown=shown)
             except (match.MatchStopped, runner.GameNotPlayed) as failure:
                 # A stop may reach the runner first (Slurm's scancel signals every process of
                 # the job): a game cut by the stop is given back, not failed.
@@ -382,5 +387,5 @@ def run(url: str, token: str, workers: int, folder: Optional[Path], course: str)
              worker.name)
     started = time.monotonic()
     played = worker.run()
-    log.info("stopped: %s game(s) played in %.0f s", played, time.monotonic() - started)
+    log.info("stopped: %s played in %.0f s", counted(played, "game"), time.monotonic() - started)
     return played

@@ -20,6 +20,7 @@ from ... import match, programs
 from ...course.bridge.agent_log import read_tail
 from ...records import GameRecord, read_records
 from . import house, live
+from ..agent_files.shown_paths import ShownPaths
 from ..arena_folder import ArenaError
 
 # How long a game may take beyond both clocks: the engines' starts (60 s each), the runner's
@@ -67,12 +68,15 @@ def check_programs(analyser: bool = True) -> None:
 
 def play_game(seats: Sequence[house.Seat], agents: Sequence[Optional[Path]], course: str,
               scratch: Path, stop: threading.Event,
-              on_live: Optional[Callable[[str], None]] = None, max_plies: int = 0) -> Played:
+              on_live: Optional[Callable[[str], None]] = None, max_plies: int = 0,
+              shown: ShownPaths = ShownPaths()) -> Played:
     """One game between `seats` (the first moves first; a team's seat plays its agent file
     in `agents`), each move's processor time measured (-cputime), cut after `max_plies`
     moves if not 0 (a check: CHECK_PLIES); GameNotPlayed if the runner could not play it,
     match.MatchStopped once `stop` is set (the runner killed at once). `on_live` is handed
-    the runner's -live lines as the game goes (live.following), for the game's page."""
+    the runner's -live lines as the game goes (live.following), for the game's page. The
+    record's reason, the agents' logs and GameNotPlayed's reason, which the game's teams
+    read, name no folder of `shown`'s (the agents' files are named as in their uploads)."""
     timeout = sum(seat.tc for seat in seats) + GAME_MARGIN_SECONDS
     try:
         with tempfile.TemporaryDirectory(prefix="game-", dir=scratch) as folder:
@@ -96,7 +100,10 @@ def play_game(seats: Sequence[house.Seat], agents: Sequence[Optional[Path]], cou
     except match.MatchStopped:
         raise
     except (match.MatchError, OSError, ValueError) as error:
-        raise GameNotPlayed(str(error)[-4000:]) from None
+        raise GameNotPlayed(shown(str(error))[-4000:]) from None
     if len(records) != 1:
         raise GameNotPlayed(f"the runner wrote {len(records)} records for one game")
-    return Played(records[0], texts)
+    record = records[0]
+    if record.reason:
+        record.reason = shown(record.reason)
+    return Played(record, [shown(text) for text in texts])

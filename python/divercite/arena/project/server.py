@@ -25,6 +25,7 @@ from django.core.wsgi import get_wsgi_application
 from ..play import runner
 from ..core import game_queue
 from ..arena_folder import ArenaError
+from ..wording import counted
 from .request_limits import close_after
 from ..core.serve_workers import Workers
 
@@ -146,7 +147,8 @@ def take_folder(workers: int, out):
     scratch.mkdir(mode=0o700)
     cut = game_queue.requeue_cut_games()
     if cut:
-        print(f"{cut} game(s) cut by the last stop: queued again", file=out, flush=True)
+        print(f"{counted(cut, 'game')} cut by the last stop: queued again", file=out,
+              flush=True)
     return lock
 
 
@@ -160,7 +162,8 @@ def stop_workers(pool: Workers, out) -> None:
     """The games being played ended and queued again, the analyses left waiting."""
     pool.stop()
     cut = game_queue.requeue_cut_games(worker_prefix=pool.name + "/")
-    print(f"\nStopped; {cut} game(s) being played were queued again", file=out, flush=True)
+    print(f"\nStopped; {counted(cut, 'game')} being played "
+          f"{'was' if cut == 1 else 'were'} queued again", file=out, flush=True)
 
 
 def serve(host: str, port: int, workers: int, out=sys.stdout) -> int:

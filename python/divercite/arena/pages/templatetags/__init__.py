@@ -1,0 +1,1 @@
+"""The pages' template filters."""
