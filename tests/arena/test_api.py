@@ -74,14 +74,18 @@ class AgentsTest(ArenaTestCase):
     def test_a_token_is_needed_and_must_be_a_team_s(self):
         self.assertEqual(self.post_agent(None).status_code, 401)
         self.assertEqual(self.post_agent("not-a-token").status_code, 401)
-        self.assertEqual(self.client.get("/api/agents").status_code, 405)
+        self.assertEqual(self.client.get("/api/agents").status_code, 401)
+        self.assertEqual(self.client.put("/api/agents").status_code, 405)
 
     def test_a_team_reads_its_own_versions_only(self):
         mine = self.post_agent(self.alpha_token).json()["version"]
         answer = self.client.get(f"/api/agents/{mine}",
                                  HTTP_AUTHORIZATION=f"Token {self.alpha_token}")
+        version = Version.objects.get(pk=mine)
         self.assertEqual(answer.json(), {"version": mine, "team": "alpha", "number": 1,
-                                         "status": "checking", "reason": ""})
+                                         "status": "checking", "reason": "",
+                                         "uploaded": version.created.isoformat(),
+                                         "file": "my_player.py"})
         other = self.client.get(f"/api/agents/{mine}",
                                 HTTP_AUTHORIZATION=f"Token {self.beta_token}")
         self.assertEqual(other.status_code, 404)
@@ -395,7 +399,7 @@ class TokensTest(ArenaTestCase):
 
     def test_requests_the_api_refuses(self):
         headers = {"HTTP_AUTHORIZATION": f"Token {self.alpha_token}"}
-        for path in ("/api/challenges", "/api/agents"):
+        for path in ("/api/challenges",):
             with self.subTest(path=path):
                 answer = self.client.get(path, **headers)
                 self.assertEqual(answer.status_code, 405)

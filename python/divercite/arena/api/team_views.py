@@ -43,7 +43,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from ...records import GameRecord
 from ..play import fairness, live, reasons
-from ..core import staff_tokens, standings, teams, tournament
+from ..core import staff_tokens, standings, teams, tournament, waiting
 from ..core.models import Entry, Game, Tournament, Version
 from ..agent_files.uploads import UploadError
 
@@ -93,11 +93,18 @@ def only(*methods):
     return decorate
 
 
-@only("POST")
+@only("GET", "POST")
 def agents(request):
+    """GET: the team's versions (newest first) and what it waits for (core/waiting.py);
+    POST: a new version (the multipart field `file`)."""
     team = requester(request)
     if team is None:
         return error(401, "an `Authorization: Token TOKEN` header with your team's token")
+    if request.method == "GET":
+        return JsonResponse({"versions": [version_json(version) for version in
+                                          team.versions.select_related("entry")
+                                          .order_by("-number")],
+                             "waiting": waiting.waiting(team)})
     sent = request.FILES.get("file")
     if sent is None:
         return error(400, "no file: send the agent as the multipart field `file`")
@@ -115,7 +122,8 @@ def agents(request):
 
 def version_json(version: Version) -> dict:
     return {"version": version.pk, "team": version.entry.name, "number": version.number,
-            "status": version.status, "reason": version.reason}
+            "status": version.status, "reason": version.reason,
+            "uploaded": version.created.isoformat(), "file": version.upload_name}
 
 
 @only("GET")

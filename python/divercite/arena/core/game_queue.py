@@ -107,10 +107,7 @@ def claim(worker: str, leased: bool = False, checks: bool = True) -> Optional[Ga
 
     The checks take turns between teams: a team has one check at most, queued or being played
     (teams.supersede_checks), so the oldest first is each team in turn."""
-    priority = Case(When(purpose=Game.CHECK, then=Value(0)),
-                    When(purpose=Game.TOURNAMENT, then=Value(1)),
-                    When(purpose=Game.CHALLENGE, then=Value(2)),
-                    default=Value(3), output_field=IntegerField())
+    priority = claim_priority()
     while True:
         with transaction.atomic():
             queued = Game.objects.filter(status=Game.QUEUED)
@@ -129,6 +126,21 @@ def claim(worker: str, leased: bool = False, checks: bool = True) -> Optional[Ga
                 lease_until=lease_end(leased), attempts=F("attempts") + 1)
         if taken:
             return Game.objects.select_related("p1__entry", "p2__entry").get(pk=game.pk)
+
+
+def claim_priority() -> Case:
+    """A queued game's rank in the claims' order (then the oldest first): checks, a final
+    tournament's games, challenges, the rest."""
+    return Case(When(purpose=Game.CHECK, then=Value(0)),
+                When(purpose=Game.TOURNAMENT, then=Value(1)),
+                When(purpose=Game.CHALLENGE, then=Value(2)),
+                default=Value(3), output_field=IntegerField())
+
+
+def claim_order():
+    """The queued games in the order workers claim them."""
+    return (Game.objects.filter(status=Game.QUEUED).annotate(priority=claim_priority())
+            .order_by("priority", "id"))
 
 
 def _barred_checks(token: str) -> Q:

@@ -19,7 +19,7 @@ from ... import _core
 from ...records import GameRecord
 from ..api import team_views
 from ..play import house
-from ..core import staff_status, standings, teams, tournament
+from ..core import staff_status, standings, teams, tournament, waiting
 from ..core.models import Entry, Game, Tournament
 from ..agent_files.uploads import MAX_UPLOAD_BYTES, UploadError
 from ..wording import counted
@@ -74,7 +74,8 @@ def team_page(request, name):
         "versions": entry.versions.all(), "page": games_listed(request, entry.name),
         "house": house.HOUSE.get(entry.name),
         "can_challenge": viewer is not None and not own and entry.current_version() is not None,
-        "quota": viewer.challenge_quota if viewer else 0})
+        "quota": viewer.challenge_quota if viewer else 0,
+        "waiting": waiting.waiting(entry) if own else None})
 
 
 def replay_of(game: Game) -> dict:

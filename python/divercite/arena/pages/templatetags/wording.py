@@ -30,3 +30,9 @@ def seconds(value):
 @register.filter
 def points(centipoints):
     return wording.points(float(centipoints))
+
+
+@register.filter
+def duration(seconds):
+    """A time to wait or spent, as people say it: 41 s, 6 min 13 s."""
+    return wording.duration(float(seconds) * 1000)
