@@ -126,16 +126,16 @@ class ChallengesTest(ArenaTestCase):
                                 HTTP_AUTHORIZATION=f"Token {token}")
 
     def test_challenges_are_queued_within_the_quota(self):
-        refused = self.challenge(self.alpha_token, "engine-1s", 2)
+        refused = self.challenge(self.alpha_token, "engine-250k", 2)
         self.assertEqual(refused.status_code, 400)
         self.assertIn("no ready version", refused.json()["error"])
         mine = ready(teams.upload(self.alpha, "my_player.py", AGENT))
-        answer = self.challenge(self.alpha_token, "engine-1s", 3)
+        answer = self.challenge(self.alpha_token, "engine-250k", 3)
         self.assertEqual(answer.status_code, 201, answer.content)
         self.assertEqual(answer.json()["quota_left"], 17)
         games = Game.objects.filter(purpose=Game.CHALLENGE).order_by("id")
         self.assertEqual([g.p1_id == mine.pk for g in games], [True, False, True])
-        self.assertEqual(self.challenge(self.alpha_token, "engine-1s", 18).status_code, 400)
+        self.assertEqual(self.challenge(self.alpha_token, "engine-250k", 18).status_code, 400)
         self.assertIn("17 left", self.challenge(self.alpha_token, "random", 18).json()["error"])
         self.assertIn("itself", self.challenge(self.alpha_token, "alpha", 1).json()["error"])
         self.assertIn("no team or house",
@@ -351,7 +351,7 @@ class PagesTest(ArenaTestCase):
         self.assertEqual(page, "1 game, 2 entries, 0.05 s, 1.50")
 
     def test_every_page_answers(self):
-        for path in ("/", "/games/", "/teams/alpha/", "/teams/engine-1s/", "/login/",
+        for path in ("/", "/games/", "/teams/alpha/", "/teams/engine-250k/", "/login/",
                      "/api/standings"):
             with self.subTest(path=path):
                 self.assertEqual(self.client.get(path).status_code, 200)

@@ -43,7 +43,7 @@ from arena_support import COURSE, REPO
 sys.path.insert(0, str(REPO / "tests" / "browser"))
 from selenium_page import Page, open_page  # noqa: E402
 
-HOUSE = ("random", "greedy", "skypiea_v5", "engine-0.1s", "engine-1s", "engine-10s")
+HOUSE = ("random", "greedy", "skypiea_v5", "engine-40k", "engine-250k", "engine-2.5m")
 PHONE = (390, 844)
 FAILURES: list[str] = []
 
@@ -221,7 +221,7 @@ def phone(page: ArenaPage, server: Server, game_url: str, out: Path):
     page.set_viewport(width, height, scale=2, mobile=True)
     pages = (("standings", server.address), ("games", server.address + "games/"),
              ("team", server.address + "teams/alpha/"),
-             ("house", server.address + "teams/engine-1s/"),
+             ("house", server.address + "teams/engine-250k/"),
              ("upload", server.address + "upload/"), ("login", server.address + "login/"),
              ("game", game_url))
     for name, url in pages:

@@ -170,7 +170,7 @@ class ArenaProcessTest(unittest.TestCase):
             self.assertEqual(hashlib.sha256(record).hexdigest(), digest, f"game {pk} changed")
         self.check_records(after)
         standings = {line["team"]: line for line in self.server.json("/api/standings")["standings"]}
-        for name in ("rand", "greed", "steady", "random", "engine-0.1s", "skypiea_v5"):
+        for name in ("rand", "greed", "steady", "random", "engine-40k", "skypiea_v5"):
             self.assertIn(name, standings)
         for name in ("template", "forker", "forger", "course-random"):
             self.assertNotIn(name, standings)

@@ -146,7 +146,7 @@ class ArenaProductionTest(unittest.TestCase):
         status, _, body = server.request("GET", "/api/standings", headers=HTTPS)
         self.assertEqual(status, 200, body[:500])
         teams = {line["team"] for line in json.loads(body)["standings"]}
-        self.assertTrue({"random", "greedy", "engine-1s"} <= teams, teams)
+        self.assertTrue({"random", "greedy", "engine-250k"} <= teams, teams)
 
         # The style sheet by its hashed name: compressed, cached a year, immutable.
         sheet = re.search(rb'href="(/static/arena/arena\.[0-9a-f]{12}\.css)"', page)

@@ -228,3 +228,29 @@ class WordsTest(TestCase):
         self.assertEqual([wording.duration(ms) for ms in (310, 9940, 9960, 41400, 373000,
                                                           120000)],
                          ["0.3 s", "9.9 s", "10 s", "41 s", "6 min 13 s", "2 min"])
+
+
+class HouseLevelsTest(TestCase):
+    """Our engine's house levels search a number of nodes a move, never a clock; the clock
+    levels an older arena has are retired, their games kept."""
+
+    def test_levels_by_nodes_and_retired_clock_levels(self):
+        from divercite.arena.play import house
+        old = Entry.objects.create(name="engine-1s", kind=Entry.HOUSE)
+        old_version = Version.objects.create(entry=old, number=1, status=Version.READY,
+                                             house="engine-1s")
+        teams.ensure_house()
+        old_version.refresh_from_db()
+        self.assertEqual((old_version.status, old_version.reason),
+                         (Version.REJECTED, "retired: engine-250k plays in its place, as "
+                                            "strong on any worker and never out of time"))
+        current = {name for name, _, _ in standings.current_versions().values()}
+        self.assertTrue({"engine-40k", "engine-250k", "engine-2.5m"} <= current, current)
+        self.assertFalse({"engine-0.1s", "engine-1s", "engine-10s"} & current, current)
+        level = Version.objects.get(entry__name="engine-40k")
+        seat = house.seat(level, "engine-40k", 900.0)
+        self.assertEqual((seat.tc, seat.clock_text()), (30.0, "nodes=40000"))
+        player = house.runner_player(seat, "", None)
+        self.assertIn("nodes=40000", player.arguments())
+        # A retired level still has a seat (its old games' pages, a game queued before).
+        self.assertEqual(house.seat(old_version, "engine-1s", 900.0).clock_text(), "tc=1")

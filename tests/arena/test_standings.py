@@ -45,7 +45,7 @@ class StandingsTest(TestCase):
             entry, _ = teams.add_team(name)
             self.versions[name] = ready(teams.upload(entry, "my_player.py", AGENT))
         Game.objects.all().delete()  # the check games
-        for name in ("greedy", "engine-1s"):
+        for name in ("greedy", "engine-250k"):
             self.versions[name] = Entry.objects.get(name=name).current_version()
         names = list(self.versions)
         self.games = [play(self.versions[names[i % 4]], self.versions[names[(i + 1 + i // 4) % 4]],
@@ -130,7 +130,7 @@ class StandingsTest(TestCase):
         # The older version's games leave its opponents' lines too: the fit is over the
         # current versions' games only.
         old = self.versions["alpha"].pk
-        for name in ("beta", "greedy", "engine-1s"):
+        for name in ("beta", "greedy", "engine-250k"):
             pk = self.versions[name].pk
             self.assertEqual(lines[name].games, sum(
                 pk in (g.p1_id, g.p2_id) and old not in (g.p1_id, g.p2_id) for g in self.games))
@@ -166,8 +166,8 @@ class StandingsTest(TestCase):
             "divercites", "divercites_per_game", "points_for", "points_against",
             "points_for_per_game", "points_against_per_game"})
         self.assertEqual({line["team"] for line in body},
-                         {"alpha", "beta", "random", "greedy", "skypiea_v5", "engine-0.1s",
-                          "engine-1s", "engine-10s"})
+                         {"alpha", "beta", "random", "greedy", "skypiea_v5", "engine-40k",
+                          "engine-250k", "engine-2.5m"})
 
 
 class SetAsideTest(TestCase):

@@ -185,9 +185,9 @@ class FreezeTest(TournamentTestCase):
             Version.objects.filter(pk=self.versions[name].pk).update(status=Version.REJECTED)
         with self.assertRaisesMessage(RequestRefused, "1 team to enter: a tournament needs two"):
             tournament.create("alone", 30, 1)
-        made = tournament.create("with the house", 30, 1, house=["greedy", "engine-0.1s"])
+        made = tournament.create("with the house", 30, 1, house=["greedy", "engine-40k"])
         self.assertEqual([str(frozen) for frozen in made.entered],
-                         ["alpha v1 (current)", "greedy v1 (house)", "engine-0.1s v1 (house)"])
+                         ["alpha v1 (current)", "greedy v1 (house)", "engine-40k v1 (house)"])
         with self.assertRaisesMessage(RequestRefused, "exists"):
             tournament.create("with the house", 30, 1, house=["greedy"])
         with self.assertRaisesMessage(RequestRefused, "no house opponent 'course-random'"):
@@ -309,15 +309,17 @@ class PlayedApartTest(TournamentTestCase):
         self.assertEqual(seen["playing"], [(self.versions["alpha"].pk, self.versions["beta"].pk)])
 
     def test_played_at_the_tournament_s_clock(self):
-        """Teams and the course's replicas at the tournament's clock; a house engine at its
-        own; matchmaking's games at the arena's."""
-        made = tournament.create("final", 42, 1, house=["greedy", "engine-1s"]).tournament
+        """Teams and the course's replicas at the tournament's clock; a house engine searches
+        its nodes (its seat's time: their allowance); matchmaking's games at the arena's."""
+        made = tournament.create("final", 42, 1, house=["greedy", "engine-250k"]).tournament
         clocks = {}
         for game in made.games.select_related("p1__entry", "p2__entry"):
             for seat in serve_workers.seats_of(game):
-                clocks[seat.name] = seat.tc
-        self.assertEqual(clocks, {"alpha": 42, "beta": 42, "gamma": 42, "delta": 42,
-                                  "greedy": 42, "engine-1s": 1.0})
+                clocks[seat.name] = (seat.tc, seat.clock_text())
+        self.assertEqual(clocks, {"alpha": (42, "tc=42"), "beta": (42, "tc=42"),
+                                  "gamma": (42, "tc=42"), "delta": (42, "tc=42"),
+                                  "greedy": (42, "tc=42"),
+                                  "engine-250k": (30.0, "nodes=250000")})
         ladder = Game.objects.create(p1=self.versions["alpha"], p2=self.versions["beta"],
                                      purpose=Game.MATCHMADE)
         self.assertEqual([seat.tc for seat in serve_workers.seats_of(ladder)],

@@ -196,8 +196,7 @@ def result(request, machine, game: Game, claim_id: str, fields: dict):
     try:
         record = GameRecord.from_json(fields.get("record"))
         record_checks.check_record(record, [game.p1.entry.name, game.p2.entry.name],
-                                   [record_checks.clock_text(seat.tc)
-                                    for seat in serve_workers.seats_of(game)],
+                                   [seat.clock_text() for seat in serve_workers.seats_of(game)],
                                    serve_workers.max_plies(game))
         logs = agent_logs(fields.get("logs"))
     except (ValueError, TypeError, KeyError) as bad:  # RecordRefused is a ValueError

@@ -144,7 +144,7 @@ def add_commands(commands) -> None:
                       help="the version a team plays, chosen (repeat for more teams)")
     made.add_argument("--house", action="append", metavar="NAME",
                       help="a house opponent entered too (random, greedy, skypiea_v5, "
-                           "engine-0.1s, ...; repeat for more): by default only teams enter")
+                           "engine-40k, ...; repeat for more): by default only teams enter")
     made.add_argument("--exclude", action="append", metavar="NAME",
                       help="a team left out (repeat for more)")
     made.add_argument("--grading", default="", metavar="SCHEME",

@@ -133,7 +133,7 @@ def play(game: Game, stop: threading.Event) -> None:
     record = played.record
     try:
         record_checks.check_record(record, [version.entry.name for version in (game.p1, game.p2)],
-                                   [record_checks.clock_text(seat.tc) for seat in seats],
+                                   [seat.clock_text() for seat in seats],
                                    max_plies(game))
     except record_checks.RecordRefused as refused:
         # The arena's own runner wrote it, yet it is not a game the arena can count: as if

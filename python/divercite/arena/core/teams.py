@@ -104,13 +104,23 @@ def team_of_token(token: str) -> Optional[Entry]:
 
 
 def ensure_house() -> None:
-    """The house opponents and the checker, each with its one version (made once)."""
-    for name, kind in [(key, Entry.HOUSE) for key in house_entries.HOUSE] + \
+    """The house opponents and the checker, each with its one version (made once); a
+    retired level's version, where an older arena has one, set aside (rejected, with the
+    level that replaced it): it plays no more, its games stay."""
+    playing = [key for key, level in house_entries.HOUSE.items() if not level.retired]
+    for name, kind in [(key, Entry.HOUSE) for key in playing] + \
             [(house_entries.CHECKER, Entry.CHECKER)]:
         entry, _ = Entry.objects.get_or_create(name=name, defaults={"kind": kind})
         if not entry.versions.exists():
             Version.objects.create(entry=entry, number=1, status=Version.READY,
                                    house=name if kind == Entry.HOUSE else "")
+    for name, level in house_entries.HOUSE.items():
+        if level.retired:
+            Version.objects.filter(entry__name=name, entry__kind=Entry.HOUSE,
+                                   status=Version.READY).update(
+                status=Version.REJECTED,
+                reason=f"retired: {level.retired} plays in its place, as strong on any "
+                       "worker and never out of time")
 
 
 def check_upload_limit(team: Entry, per_hour: int) -> None:

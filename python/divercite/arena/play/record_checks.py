@@ -52,12 +52,6 @@ class RecordRefused(ValueError):
     """A record the arena does not keep (or, kept, does not count): the text says why."""
 
 
-def clock_text(seconds: float) -> str:
-    """A seat's clock as the runner writes it in `tc`: the `tc=` it was given, which
-    house.runner_player formats with :g."""
-    return f"tc={seconds:g}"
-
-
 def _integer(value, bounds=INT_RANGE) -> bool:
     """Whether the C++ reader takes `value` as an integer: a JSON integer, or a number
     without a fraction, within bounds (a boolean is neither)."""
@@ -163,7 +157,8 @@ def check_stored(text: str, result: Optional[str], names: Sequence[str],
 def check_record(record: GameRecord, names: Sequence[str], clocks: Sequence[str],
                  max_plies: int = 0) -> None:
     """The record of the game between `names` (the first player's first) at `clocks` (the
-    runner's `tc` texts, clock_text of each seat), cut after `max_plies` moves if not 0 (a
+    runner's `tc` texts, house.Seat.clock_text of each seat), cut after `max_plies` moves if
+    not 0 (a
     check), checked whole: nothing in it but what the runner writes, its moves replayed with
     the rules, its end one the runner could have written (see the module's docstring).
     RecordRefused with the first problem found."""
