@@ -490,6 +490,60 @@ class FailuresThroughTheRunnerTest(CourseEngineTestCase):
         self.assertGreaterEqual(len(logged), 64 * 1024)
         self.assertTrue(logged.endswith(b"x" * 82 + b"\n"), logged[-200:])
 
+    def test_a_runner_killed_at_once_leaves_no_agent_computing(self):
+        # The bridge dies with its runner (its parent-death signal), and its sandbox with it:
+        # an arena stopped, or a worker cancelled, kills its runner and nothing computes on.
+        folder = os.path.join(self.temp, "spinning")
+        os.makedirs(folder)
+        path = os.path.join(folder, "my_player.py")
+        shutil.copy(agent("spinning"), path)
+        shutil.copy(os.path.join(AGENTS, "simple_moves.py"), folder)
+        records = os.path.join(self.temp, "spinning.jsonl")
+        runner = run_match(["-engine", f"cmd={WRAPPER}", "arg=--sandbox", f"arg={path}",
+                            "name=spinning", "tc=900", "-engine", f"cmd={ENGINE}",
+                            "name=engine", "tc=1", "-startuptimeout", "60"], records)
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and cpu_seconds(holding(path)) < 1.0:
+                time.sleep(0.2)
+            self.assertGreaterEqual(cpu_seconds(holding(path)), 1.0, "the agent never spun")
+        finally:
+            runner.kill()
+            runner.wait()
+        deadline = time.monotonic() + 10
+        while holding(path) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        self.assertEqual(holding(path), [], "processes of the agent outlived their runner")
+
+
+def holding(text):
+    """The pids of the live processes whose command line holds `text`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as file:
+                line = file.read().replace(b"\0", b" ").decode("utf-8", "replace")
+            with open(f"/proc/{entry}/stat") as file:
+                state = file.read().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if entry.isdigit() and text in line and state != "Z":
+            found.append(int(entry))
+    return found
+
+
+def cpu_seconds(pids):
+    """The processor time the processes `pids` have had (user and system), in seconds."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as file:
+                fields = file.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / os.sysconf("SC_CLK_TCK")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -118,6 +118,7 @@ def check_agent_starts(launcher, agent_path, stem, output):
 
 def main(prog="python3 -m divercite.course.engine"):
     interpreter.ensure_interpreter(__spec__.name, agent_process.PACKAGE_FOLDER)
+    interpreter.die_with_parent()
     arguments = parse_arguments(prog)
     agent_path = os.path.abspath(arguments.agent)
     if not os.path.isfile(agent_path):

@@ -16,6 +16,25 @@ def fail(message):
     sys.exit(2)
 
 
+def die_with_parent():
+    """On Linux, this process is killed when the one that started it ends (the parent-death
+    signal), and so are its agents' sandboxes, which die with it: a match runner killed at
+    once (the arena stopping, a worker cancelled) leaves no agent computing on. Elsewhere,
+    nothing: the end of the bridge's input ends it once the agent answers."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+    parent = os.getppid()
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent ended before the signal was set
+        os._exit(1)
+
+
 def ensure_interpreter(module, package_folder):
     """Re-executes `python -m module` (with `package_folder`, which holds the package
     divercite, first on PYTHONPATH) when it must run on another interpreter or hash seed.
