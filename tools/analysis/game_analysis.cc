@@ -266,7 +266,7 @@ absl::StatusOr<GameAnalysis> AnalyzeGame(const GameToAnalyze& game,
   analysis.last_value = values.back().value;
   analysis.last_exact = values.back().exact;
   analysis.final_scores = {last.Score(Player::kFirst), last.Score(Player::kSecond)};
-  analysis.result = last.Result();
+  analysis.result = game.recorded_result.value_or(last.Result());
 
   for (size_t k = 0; k < positions.size(); ++k) {
     if (values[k].exact) {

@@ -74,7 +74,7 @@ struct MoveRecord {
   bool exact = false;
   ProvenResult proven = ProvenResult::kUnknown;  // the mover's view
   // -cputime: the mover's processor time and run-queue wait during the move, in ms.
-  std::optional<std::int64_t> cpu_ms, wait_ms;
+  std::optional<std::int64_t> cpu_ms = std::nullopt, wait_ms = std::nullopt;
 };
 
 struct GameRecord {

@@ -30,6 +30,13 @@ struct GameToAnalyze {
   // "st=1", ...). Empty for the other sources, which keep no times.
   std::vector<std::optional<std::int64_t>> move_ms;
   std::array<std::string, 2> time_controls;
+  // From a match record of a game that did not end on the board (a player lost it by a
+  // fault, or it was cut): its result and how it ended ("time", "crash", ...; never the
+  // reason, which quotes the engines), and who ran out of time (0 or 1) for a time loss. The
+  // analysis claims no board result for it, and its page shows that clock at zero.
+  std::optional<GameResult> recorded_result;
+  std::string termination;
+  std::optional<int> out_of_time;
 };
 
 struct AnalysisSettings {

@@ -146,6 +146,8 @@ Json AnalysisJson(const GameAnalysis& analysis) {
   json["p2"] = game.p2;
   json["start"] = game.start_string;
   json["result"] = std::string(GameResultText(analysis.result));
+  // How a game that did not end on the board ended (its record's); absent for one that did.
+  if (!game.termination.empty()) json["termination"] = game.termination;
   json["final"] = Json::array({analysis.final_scores[0], analysis.final_scores[1]});
   Json settings = Json::object();
   settings["solve_plies"] = analysis.settings.solve_plies;

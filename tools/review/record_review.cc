@@ -20,6 +20,13 @@ absl::StatusOr<GameToAnalyze> GameFromRecord(const GameRecord& record) {
   game.move_ms.assign(game.opening_plies, std::nullopt);
   for (const MoveRecord& move : record.moves) game.move_ms.push_back(move.ms);
   game.time_controls = record.time_controls;
+  if (record.termination != Termination::kNormal) {
+    game.recorded_result = record.result;
+    game.termination = std::string(TerminationText(record.termination));
+    if (record.termination == Termination::kTime) {
+      game.out_of_time = record.result == GameResult::kSecondWins ? 0 : 1;
+    }
+  }
   return game;
 }
 
@@ -60,7 +67,7 @@ absl::StatusOr<GameAnalysis> ReplayOfRecord(const GameRecord& record) {
   analysis.last_value = value;
   analysis.last_exact = position.IsGameOver();
   analysis.final_scores = {position.Score(Player::kFirst), position.Score(Player::kSecond)};
-  analysis.result = position.Result();
+  analysis.result = game->recorded_result.value_or(position.Result());
   analysis.game = *std::move(game);
   return analysis;
 }

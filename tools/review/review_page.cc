@@ -116,6 +116,8 @@ Json ReviewJson(const GameAnalysis& analysis, absl::string_view app_url) {
     exact.push_back(last ? analysis.last_exact : analysis.moves[k].exact);
     scores.push_back(
         Json::array({position.Score(Player::kFirst), position.Score(Player::kSecond)}));
+    // Lost on time: the move it did not make in time took the rest of its clock.
+    if (last && game.out_of_time && clock[*game.out_of_time]) clock[*game.out_of_time] = 0;
     clocks.push_back(Json::array({OptionalJson(clock[0]), OptionalJson(clock[1])}));
     if (last) break;
 

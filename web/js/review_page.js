@@ -57,8 +57,12 @@ const moveLabels = (k, into) => {
 byId('title').textContent =
     (analysis.game !== null ? 'Game ' + analysis.game + ': ' : '') +
     analysis.p1 + ' (first) vs ' + analysis.p2 + ' (second)';
-byId('result').textContent = 'Result ' + analysis.result + ', scores ' + analysis.final[0] +
-    '-' + analysis.final[1] + (analysis.start !== 'startpos' ? ' \u2014 start ' + analysis.start : '');
+// A game that did not end on the board says how it ended, and its scores are the board's then.
+byId('result').textContent = 'Result ' + analysis.result +
+    (analysis.termination ? ' (' + analysis.termination + ')' : '') +
+    ', scores ' + analysis.final[0] + '-' + analysis.final[1] +
+    (analysis.termination ? ' when it ended' : '') +
+    (analysis.start !== 'startpos' ? ' \u2014 start ' + analysis.start : '');
 const settings = analysis.settings;
 const t = review.thresholds;
 byId('about').textContent = review.replay
