@@ -4,6 +4,7 @@ final tournaments' standings and games."""
 from __future__ import annotations
 
 import json
+from typing import Optional
 
 from django.conf import settings
 from django.contrib import messages
@@ -28,16 +29,26 @@ def own_team(request):
     return Entry.objects.filter(user=request.user).first()
 
 
+def reader_of(request) -> Optional[str]:
+    """The name of the logged-in team reading the page (its line marked in the tables), or
+    None."""
+    team = own_team(request)
+    return team.name if team is not None else None
+
+
 @require_GET
 def standings_page(request):
-    # The table and the lists of games are the same for everyone until stamp() changes: the
-    # templates keep them rendered under it ({% cache %}), and the querysets are then not run,
-    # nor the table written (a callable, which the template calls only when its cache misses).
+    # The table and the lists of games are the same for each reader until stamp() changes:
+    # the templates keep them rendered under it and the reader's team, whose line is marked
+    # ({% cache %}), and the querysets are then not run, nor the table written (a callable,
+    # which the template calls only when its cache misses).
     stamp = standings.stamp()
+    reader = reader_of(request)
     return render(request, "arena/standings.html", {
-        "table": lambda: tables.standings_table(standings.table(stamp)),
-        "tc": settings.ARENA.tc, "recent": team_views.games_shown()[:20],
-        "tournaments": Tournament.objects.all(), "stamp": stamp})
+        "table": lambda: tables.standings_table(standings.table(stamp), reader),
+        "reader": reader or "", "tc": settings.ARENA.tc,
+        "recent": team_views.games_shown()[:20], "tournaments": Tournament.objects.all(),
+        "stamp": stamp})
 
 
 def games_listed(request, team_name=None):
@@ -200,7 +211,8 @@ def tournaments_page(request):
 def tournament_page(request, pk):
     made = get_object_or_404(Tournament, pk=pk)
     return render(request, "arena/tournament.html", {
-        "tournament": made, "table": tables.tournament_table(tournament.table(made)),
+        "tournament": made,
+        "table": tables.tournament_table(tournament.table(made), reader_of(request)),
         "progress": tournament.progress(made), "tournaments": Tournament.objects.all()})
 
 
