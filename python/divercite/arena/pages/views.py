@@ -11,16 +11,17 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from ... import _core
 from ...records import GameRecord
 from ..api import team_views
 from ..play import house
-from ..core import standings, teams, tournament
+from ..core import standings, team_record, teams, tournament
 from ..core.models import Entry, Game, Tournament
 from ..agent_files.uploads import MAX_UPLOAD_BYTES, UploadError
-from . import tables
+from . import elo_plot, tables
 
 
 def own_team(request):
@@ -68,17 +69,37 @@ def games_page(request):
                                                 "page_size": team_views.GAMES_A_PAGE})
 
 
+def head_to_head_rows(lines) -> list:
+    """The head-to-head table's rows: each opponent's line and the points the team took
+    (1 a win, ½ a draw)."""
+    return [{"line": line, "points": line.wins + line.draws / 2} for line in lines]
+
+
 @require_GET
 def team_page(request, name):
     entry = get_object_or_404(Entry, name=name, kind__in=(Entry.TEAM, Entry.HOUSE))
     viewer = own_team(request)
     own = viewer is not None and viewer.pk == entry.pk
     stamp = standings.stamp()
-    line = next((line for line in standings.table(stamp) if line.team == entry.name), None)
+    table = standings.table(stamp)
+    rank, line = next(((rank, line) for rank, line in enumerate(table, 1)
+                       if line.team == entry.name), (None, None))
+    field = team_record.field(stamp)
+    versions = team_record.versions(entry, field)
     return render(request, "arena/team.html", {
         "entry": entry, "line": line, "own": own, "stamp": stamp,
+        "line_table": tables.standings_table([line], first_rank=rank) if line else "",
         "show_reasons": own or request.user.is_staff,
-        "versions": entry.versions.all(), "page": games_listed(request, entry.name),
+        "versions": [(record.version, record.line, _core.ratio_text(
+            record.line.wins, record.line.losses)) for record in versions],
+        "elo_plot": elo_plot.elo_plot_svg(entry.name, [
+            elo_plot.PlotVersion(number=record.version.number, created=record.version.created,
+                                 status=record.version.status, games=record.line.games,
+                                 elo=record.line.elo, elo_low=record.line.elo_low,
+                                 elo_high=record.line.elo_high) for record in versions],
+            now=timezone.now()),
+        "head_to_head": head_to_head_rows(team_record.head_to_head(entry, field)),
+        "page": games_listed(request, entry.name),
         "house": house.HOUSE.get(entry.name),
         "can_challenge": viewer is not None and not own and entry.current_version() is not None,
         "quota": viewer.challenge_quota if viewer else 0})
