@@ -214,8 +214,8 @@ def challenge_page(request):
     except ValueError as refused:  # teams.RequestRefused, or a number that is not one
         messages.error(request, f"Challenge refused: {refused}")
     else:
-        messages.success(request, f"{games} games against {opponent} queued, ahead of the "
-                                  "games matchmaking makes.")
+        messages.success(request, f"{games} game{'s' * (games != 1)} against {opponent} "
+                                  "queued, ahead of the games matchmaking makes.")
     listed = Entry.objects.filter(name=opponent, kind__in=(Entry.TEAM, Entry.HOUSE)).exists()
     return redirect("arena:team", name=opponent if listed else team.name)
 
