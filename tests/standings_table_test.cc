@@ -44,9 +44,6 @@ StandingsRow Rated() {
                       .divercites = 3,
                       .points_for = 120,
                       .points_against = 96,
-                      .divercites_per_game = 0.38,
-                      .points_for_per_game = 15.0,
-                      .points_against_per_game = 12.0,
                       .ms_per_move = 41.25,
                       .time_losses = 1};
 }
@@ -84,11 +81,12 @@ StandingsColumns Only(bool StandingsColumns::*group) {
 
 TEST(StandingsTableTest, TheArenasMarkup) {
   const std::string html = StandingsTableHtml({Rated()}, {});
-  EXPECT_TRUE(absl::StartsWith(html,
-                               "<div class=\"scroll\">\n<table class=\"standings "
-                               "sortable\">\n<thead><tr><th data-sort=\"number\">#</th>"
-                               "<th data-sort=\"text\">Team</th><th data-sort=\"number\">"
-                               "Elo</th><th data-sort=\"number\">95 %</th>"));
+  EXPECT_TRUE(absl::StartsWith(
+      html,
+      "<div class=\"scroll\">\n<table class=\"standings sortable\">\n<thead><tr><th "
+      "data-sort=\"number\">#</th><th data-sort=\"text\">Team</th><th data-sort=\"number\" "
+      "title=\"Bradley-Terry Elo over the games\">Elo</th><th data-sort=\"number\" title=\"The "
+      "Elo&#39;s 95 % interval (– where unbounded)\">95 %</th>"));
   EXPECT_THAT(html, HasSubstr("<tbody>\n<tr class=\"team\"><td>1</td><td><a "
                               "href=\"/teams/alpha/\">alpha</a></td>"));
   EXPECT_TRUE(absl::EndsWith(html, "</tbody>\n</table>\n</div>\n"));
@@ -165,29 +163,54 @@ TEST(StandingsTableTest, ColumnGroups) {
   const std::string all = StandingsTableHtml({row}, every);
   EXPECT_THAT(Contents(all, "<th ", 0),
               ElementsAre("#", "Engine", "Version", "Points", "Elo", "95 %", "Games", "Wins",
-                          "Draws", "Losses", "W/L", "Score", "Divercités", "a game", "Points for",
-                          "against", "for a game", "against a game", "ms/move", "Losses on time"));
-  EXPECT_THAT(FirstRowCells(all),
-              ElementsAre("1", _, "4", "5.5", "1513", "1440 … 1585", "8", "5", "1", "2", "250%",
-                          "68.8%", "3", "0.38", "120", "96", "15.0", "12.0", "41.2", "1"));
-  // Whole points without a decimal; W/L rounded half to even, infinite without a loss.
+                          "Draws", "Losses", "W/L", "Score", "Divercités", "Divercités a game",
+                          "Points scored", "Points conceded", "Scored / conceded", "Scored a game",
+                          "Conceded a game", "ms/move", "Losses on time"));
+  // The seeds' forms: W/L 5/2, divercités 3/8 a game, points 120/96 and 120/8, 96/8 a game.
+  EXPECT_THAT(FirstRowCells(all), ElementsAre("1", _, "4", "5.5", "1513", "1440 … 1585", "8", "5",
+                                              "1", "2", "2.50", "68.8%", "3", "0.38", "120", "96",
+                                              "1.25", "15.00", "12.00", "41.2", "1"));
+  // Every heading but the rank's and the name's says what it counts.
+  EXPECT_EQ(testing::CountOccurrences(all, " title=\""), 19);
+  // Whole points without a decimal.
   row.points = 6;
-  row.wins = 1;
-  row.losses = 8;  // 12.5 %
   EXPECT_EQ(FirstRowCells(StandingsTableHtml({row}, Showing(Only(&StandingsColumns::points))))[2],
             "6");
-  EXPECT_EQ(
-      FirstRowCells(StandingsTableHtml({row}, Showing(Only(&StandingsColumns::win_ratio))))[8],
-      "12%");
-  row.losses = 0;
-  EXPECT_EQ(
-      FirstRowCells(StandingsTableHtml({row}, Showing(Only(&StandingsColumns::win_ratio))))[8],
-      "∞");
+  // The seeds' Skypiea v5: 10 wins, 3 losses, 259 points scored, 201 conceded, 30
+  // divercités in 13 games (3,333333333; 1,288557214; 2,307692308; 19,92307692; 15,46153846).
+  const auto seeds = [&row](int wins, int losses, int games, int divercites, int scored,
+                            int conceded) {
+    row.wins = wins;
+    row.draws = 0;
+    row.losses = losses;
+    row.games = games;
+    row.divercites = divercites;
+    row.points_for = scored;
+    row.points_against = conceded;
+    StandingsColumns columns = Only(&StandingsColumns::win_ratio);
+    columns.divercites = true;
+    const std::vector<std::string> cells =
+        FirstRowCells(StandingsTableHtml({row}, Showing(columns)));
+    return std::vector<std::string>(cells.begin() + 8, cells.end());
+  };
+  EXPECT_THAT(seeds(10, 3, 13, 30, 259, 201),
+              ElementsAre("3.33", "30", "2.31", "259", "201", "1.29", "19.92", "15.46"));
+  // 1 win in 8 (0.125, rounded half to even); no loss: infinite; none conceded: infinite.
+  EXPECT_THAT(seeds(1, 8, 9, 0, 100, 0),
+              ElementsAre("0.12", "0", "0.00", "100", "0", "∞", "11.11", "0.00"));
+  EXPECT_THAT(seeds(1, 0, 1, 5, 29, 16),
+              ElementsAre("∞", "5", "5.00", "29", "16", "1.81", "29.00", "16.00"));
+  // The same forms outside the table.
+  EXPECT_EQ(RatioText(10, 3), "3.33");
+  EXPECT_EQ(RatioText(2, 0), "∞");
+  EXPECT_EQ(RatioText(0, 0), "–");
+  // Neither a win nor a loss, nor a game: none.
+  EXPECT_THAT(seeds(0, 0, 0, 0, 0, 0), ElementsAre("–", "0", "–", "0", "0", "–", "–", "–"));
   // The empty row spans every column shown.
   StandingsTableOptions empty = Showing(Only(&StandingsColumns::version));
   empty.columns.divercites = true;
   empty.empty = "No entry.";
-  EXPECT_THAT(StandingsTableHtml({}, empty), HasSubstr("<td colspan=\"15\">No entry.</td>"));
+  EXPECT_THAT(StandingsTableHtml({}, empty), HasSubstr("<td colspan=\"16\">No entry.</td>"));
 }
 
 TEST(StandingsTableTest, CrossTable) {

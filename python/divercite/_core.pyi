@@ -152,17 +152,24 @@ def standings_table_html(rows: Iterable[Mapping[str, Union[str, int, float, None
     name, of class MARK-mark: "house"), row_class, rank (int; the row's place from 1 by
     default), elo, elo_low, elo_high (numbers, None: unrated, or the interval unbounded),
     games, wins, draws, losses (ints), points (a number); and the groups' fields: version
-    (int or None); divercites, points_for, points_against (ints) and divercites_per_game,
-    points_for_per_game, points_against_per_game (numbers or None, shown as given); ms_per_move
-    (a number or None), time_losses (int). An unknown field is a ValueError, a wrong type a
-    TypeError, each naming the row.
+    (int or None); divercites, points_for, points_against (ints: the writer computes their
+    values a game and the points scored per point conceded); ms_per_move (a number or None),
+    time_losses (int). An unknown field is a ValueError, a wrong type a TypeError, each
+    naming the row.
 
     `columns`: the groups shown beside #, the name, Elo, 95 %, Games, Wins, Draws and
-    Losses, of "version", "points", "win_ratio" (W/L), "score" (points a game in %),
-    "divercites" (divercités, points for and against, totals and a game) and "clock"
-    (ms/move, losses on time). `table_id` the table's id, `name_heading` the name column's
+    Losses, of "version", "points", "win_ratio" (W/L: wins per loss to two decimals, "∞"
+    without a loss), "score" (points a game in %), "divercites" (the course's seeds'
+    columns: divercités, points scored and conceded, scored per conceded, each a game; to
+    two decimals) and "clock" (ms/move, losses on time). Every heading but the rank's and the
+    name's has a title saying what its column counts. `table_id` the table's id, `name_heading` the name column's
     heading, `sortable` the class that sortable.js sorts (a page without the script: False),
     `empty` the one row's text when there is no row. Every text is escaped."""
+
+def ratio_text(above: int, below: int) -> str:
+    """A ratio as the standings table shows it (tools/common/standings_table.h): `above` per
+    `below` to two decimals ("3.33"), "∞" where `below` is 0 and `above` is not, "–" where
+    both are; W/L is ratio_text(wins, losses)."""
 
 def cross_table_html(names: Sequence[str],
                      cells: Sequence[Sequence[Optional[Mapping[str, Optional[str]]]]], *,

@@ -96,9 +96,6 @@ const std::map<std::string, Setter>& RowFields() {
     whole("divercites", &StandingsRow::divercites);
     whole("points_for", &StandingsRow::points_for);
     whole("points_against", &StandingsRow::points_against);
-    number("divercites_per_game", &StandingsRow::divercites_per_game);
-    number("points_for_per_game", &StandingsRow::points_for_per_game);
-    number("points_against_per_game", &StandingsRow::points_against_per_game);
     number("ms_per_move", &StandingsRow::ms_per_move);
     whole("time_losses", &StandingsRow::time_losses);
     return made;
@@ -201,11 +198,16 @@ void BindStandingsTables(py::module_& m) {
       "writer of divercite-match -html's, the ladder's and the arena's): rows are dicts of "
       "name (required), link, mark, row_class, rank (the row's place by default), elo, "
       "elo_low, elo_high (None: unrated or unbounded), games, wins, draws, losses, points, "
-      "and the groups' fields: version; divercites, points_for, points_against and their "
-      "*_per_game; ms_per_move, time_losses. columns: the groups shown beside the others, of "
-      "version, points, win_ratio, score, divercites, clock. table_id: the table's id; "
+      "and the groups' fields: version; divercites, points_for, points_against (their values "
+      "a game and ratio computed by the writer); ms_per_move, time_losses. columns: the "
+      "groups shown beside the others, of version, points, win_ratio, score, divercites, "
+      "clock. table_id: the table's id; "
       "sortable: the class sortable.js sorts; empty: the one row's text when there is none. "
       "Every text is escaped.");
+  m.def("ratio_text", &RatioText, py::arg("above"), py::arg("below"),
+        "A ratio as the standings table shows it (tools/common/standings_table.h): above per "
+        "below to two decimals ('3.33'), '∞' where below is 0 and above is not, '–' where "
+        "both are; W/L is ratio_text(wins, losses).");
   m.def(
       "cross_table_html",
       [](py::handle names, py::handle cells, const std::string& table_id,

@@ -14,10 +14,9 @@ from arena_support import HERE, setup_django
 from postgres_server import PostgresServer
 
 UNIT_SUITES = ["test_models", "test_uploads", "test_storage", "test_api", "test_matchmaking",
-               "test_standings", "test_backup", "test_worker_api",
+               "test_standings", "test_team_page", "test_backup", "test_worker_api",
                "test_audit", "test_limits", "test_tournament", "test_live", "test_requests",
-               "test_fair_games", "test_staff", "test_command_line",
-               "test_waiting"]
+               "test_fair_games", "test_staff", "test_command_line", "test_waiting"]
 
 
 def main() -> int:

@@ -5,22 +5,31 @@ Selenium (tests/browser/selenium_page.py), against a real `divercite-arena serve
 stopped by SIGTERM at the end).
 
 Checks: the standings page lists the house opponents once they have games, and a click on a
-heading sorts its rows (one way, then the other); a team logs in through the form with its
-name and token, uploads its agent through the upload form (its file input given the file)
-and lands on its page, where the version's status appears (checking, or ready already), then
-ready once its check game is played; a finished game's page draws the board and replays the
-game with the keys (Home: the empty board; → three times: 3 pieces; ←; End: every move), the
-ply and the highlighted move following; at a phone's width (390 x 844, mobile) no page is
-wider than the screen (wide tables scroll inside their own box), the board fits, the replay's
-buttons are 44 px tall and work; a game being played (claimed by this test as a remote worker
-does, its live lines, tests/data/live_game.jsonl, sent with its heartbeats) followed on its
-page at a phone's width: its moves as they come, the newest shown, the mover's clock ticking
-down, until its result is posted and the page turns into the replay; the review page of one
-of the team's lost games is opened too if one was analysed by then (how soon depends on the
-matchmaking's draws: not waited for);
+heading sorts its rows (one way, then the other); at 1280 px its columns fit the screen (no
+sideways scroll of the table), each heading but the rank's and the name's says what it counts
+(a title), W/L and the points scored per point conceded read as the seeds' ratios ("3.33",
+"∞", "–"); a team logs in through the form with its name and token (its own line of the
+standings marked "you"), uploads its agent through the upload form (its file input given the
+file) and lands on its page, where the version's status appears (checking, or ready already),
+then ready once its check game is played; a second version, which fails at import with a long
+message, is rejected; a finished game's page draws the board and replays the game with the
+keys (Home: the empty board; → three times: 3 pieces; ←; End: every move), the ply and the
+highlighted move following; a game being played (claimed by this test as a remote worker does,
+its live lines, tests/data/live_game.jsonl, sent with its heartbeats) followed on its page at a
+phone's width: its moves as they come, the newest shown, the mover's clock ticking down, until
+its result is posted and the page turns into the replay; once a lost game of the team is
+analysed (waited for) and a final tournament made, every page at a phone's width (390 x 844,
+mobile: arena_phone.py), logged in (the standings, games, a game, its review page, the team's
+page with its rejected version's reason wrapped within the screen, a house opponent's, the
+upload form, a challenge sent from a team's page, the tournaments, a tournament, its games)
+and logged out (the same but the upload and the challenge, and the login page): no page wider
+than the screen (document.documentElement.scrollWidth <= 390), tables scrolled inside their
+own box, the board and the Elo plot within the screen, every link, button and field 44 px
+tall or more; the replay's buttons work at that width;
 every request the browser made stayed on the arena's address (or data:/blob:); the browser
 logged no error, no uncaught exception, no failed load.
-Screenshots (the phone's of the whole page) in --out.
+Screenshots (the phone's of each whole page, phone-in-NAME.png and phone-out-NAME.png) in
+--out.
 
     test_arena_browser.py --out DIR
 """
@@ -30,21 +39,30 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from arena_process import Server, add_teams, add_worker_token, init, poll
+from arena_phone import PHONE, check_phone_page, rect_of
+from arena_process import (Server, add_teams, add_worker_token, arena_command, environment,
+                           init, poll)
 from arena_support import COURSE, REPO
 
 sys.path.insert(0, str(REPO / "tests" / "browser"))
 from selenium_page import Page, open_page  # noqa: E402
 
 HOUSE = ("random", "greedy", "skypiea_v5", "engine-40k", "engine-250k", "engine-2.5m")
-PHONE = (390, 844)
+DESKTOP = (1280, 900)
+# A version that fails at import, with a long line on stderr: its reason must wrap.
+BROKEN = (b"raise RuntimeError('this version fails on purpose, with a reason long enough to "
+          b"need several lines on a phone: " + b"and more words " * 12 + b"')\n")
+# The seeds' forms of a ratio (tools/common/standings_table.h).
+RATIO = re.compile(r"^(\d+\.\d\d|∞|–)$")
 FAILURES: list[str] = []
 
 
@@ -101,6 +119,7 @@ class ArenaPage(Page):
 
 
 def standings(page: ArenaPage, server: Server, out: Path):
+    page.set_viewport(*DESKTOP)
     page.go(server.address)
     teams = page.evaluate(
         "Array.from(document.querySelectorAll('table.standings tbody tr td:nth-child(2) a'))"
@@ -125,7 +144,22 @@ def standings(page: ArenaPage, server: Server, out: Path):
         check(in_order and len(rated) >= 2 and all(t in ("–", "") for t in unrated)
               and len(shown) == rows,
               f"a click on Elo sorts the rows {order} (unrated last): {shown}")
+    box = page.evaluate("(b => [b.scrollWidth, b.clientWidth])"
+                        "(document.querySelector('table.standings').parentElement)")
+    check(box[0] <= box[1], f"at {DESKTOP[0]} px the standings' columns fit the screen (the "
+                            f"table {box[0]} px wide, its box {box[1]})")
+    headings = page.evaluate("Array.from(document.querySelectorAll('table.standings thead th'))"
+                             ".map(th => [th.textContent.trim(), th.title])")
+    check(all(title for _, title in headings[2:]) and len(headings) == 16,
+          f"each heading says what it counts: {headings}")
+    # W/L and scored / conceded: the 9th and the 14th columns.
+    ratios = page.evaluate(
+        "Array.from(document.querySelectorAll('table.standings tbody tr'))"
+        ".map(r => [8, 13].map(n => r.cells[n].textContent.trim()))")
+    check(ratios and all(RATIO.match(text) for row in ratios for text in row),
+          f"W/L and scored / conceded read as ratios: {ratios}")
     page.screenshot(out / "standings.png")
+    page.clear_viewport()
 
 
 def log_in_and_upload(page: ArenaPage, server: Server, token: str, agent: Path,
@@ -169,12 +203,29 @@ def log_in_and_upload(page: ArenaPage, server: Server, token: str, agent: Path,
     check(now == "ready", f"the version is ready after its check game ({waited:.0f} s): {now}")
     check(page.evaluate("document.querySelector('tr.version').classList.contains('ready')"),
           "the version's row is marked ready")
+    page.go(server.address)
+    own = page.evaluate("Array.from(document.querySelectorAll('table.standings tr.own'))"
+                        ".map(r => r.cells[1].textContent.trim())")
+    check(own == ["alpha you"], f"the reader's own line of the standings is marked: {own}")
     return waited
+
+
+def rejected_upload(server: Server, token: str):
+    """A second version of alpha, which fails at import: rejected, its reason kept."""
+    status, answer = server.upload(token, "my_player.py", BROKEN)
+    check(status == 201, f"a failing version uploaded ({status}: {answer})")
+    version = answer["version"]
+    poll(lambda: server.json(f"/api/agents/{version}", token)["status"] != "checking", 120,
+         "the failing version checked")
+    answer = server.json(f"/api/agents/{version}", token)
+    check(answer["status"] == "rejected",
+          f"the failing version is rejected: {answer['reason'][-80:]!r}")
 
 
 def replay(page: ArenaPage, server: Server, out: Path) -> str:
     games = server.json("/api/games?team=alpha")["games"] + server.json("/api/games")["games"]
-    game = next(g for g in games if g["result"] is not None)
+    # A game played to its end (not a version's crash at its first move).
+    game = next(g for g in games if g["result"] is not None and g["termination"] == "normal")
     url = f"{server.address}games/{game['id']}/"
     page.go(url)
     moves = page.wait_for("document.querySelectorAll('#moves button.move').length",
@@ -216,52 +267,74 @@ def replay(page: ArenaPage, server: Server, out: Path) -> str:
     return url
 
 
-def phone(page: ArenaPage, server: Server, game_url: str, out: Path):
+def replay_on_phone(page: ArenaPage):
+    """The replay's buttons at a phone's width: 44 px tall, a tap steps the game."""
+    heights = page.evaluate("Array.from(document.querySelectorAll('.controls button'))"
+                            ".map(b => b.getBoundingClientRect().height)")
+    check(len(heights) == 4 and min(heights) >= 44,
+          f"phone: the replay's buttons are {heights} px tall")
+    page.click_on(".controls button[data-go=start]")
+    page.click_on(".controls button[data-go=forward]")
+    page.wait_for("document.getElementById('ply').textContent.startsWith('1 /')", 10,
+                  "phone: a tap on start, then on forward: ply 1")
+    check(True, "phone: the replay's buttons step the game")
+
+
+def challenge_on_phone(page: ArenaPage, server: Server):
+    """A challenge sent from a house opponent's page: the page it leads to."""
+    opponent = server.address + "teams/engine-250k/"
+    page.go(opponent)
+    page.evaluate("document.querySelector('form.challenge input[name=games]').value = '1'")
+    landed = page.settled(lambda: page.click_on("form.challenge button[type=submit]"),
+                          "the page after the challenge")
+    said = page.evaluate("document.querySelector('.message')?.textContent") or ""
+    check(landed == opponent and "queued" in said,
+          f"phone: a challenge leads back to the opponent's page ({landed}): {said!r}")
+
+
+def every_page(page: ArenaPage, server: Server, game: int, tournament: int, logged_in: bool,
+               out: Path):
+    """Every page of the arena at a phone's width (arena_phone.py), logged in or out."""
     width, height = PHONE
     page.set_viewport(width, height, scale=2, mobile=True)
-    pages = (("standings", server.address), ("games", server.address + "games/"),
-             ("team", server.address + "teams/alpha/"),
-             ("house", server.address + "teams/engine-250k/"),
-             ("upload", server.address + "upload/"), ("login", server.address + "login/"),
-             ("game", game_url))
+    who = "in" if logged_in else "out"
+    site = server.address
+    pages = [("standings", site), ("games", site + "games/"), ("game", f"{site}games/{game}/"),
+             ("analysis", f"{site}games/{game}/analysis"), ("team", site + "teams/alpha/"),
+             ("house", site + "teams/engine-250k/"), ("tournaments", site + "tournaments/"),
+             ("tournament", f"{site}tournaments/{tournament}/"),
+             ("tournament-games", f"{site}tournaments/{tournament}/games/")]
+    pages += [("upload", site + "upload/"), ("challenge", None)] if logged_in else \
+        [("login", site + "login/")]
     for name, url in pages:
-        page.go(url)
-        inner = page.evaluate("window.innerWidth")
-        check(inner == width, f"phone: the {name} page is laid out {inner} px wide "
-                              f"(the viewport's {width})")
-        wide = page.evaluate("document.documentElement.scrollWidth")
-        check(wide <= width + 1, f"phone: the {name} page is {wide} px wide, within {width}")
-        tables = page.evaluate(
-            "Array.from(document.querySelectorAll('main table')).map(t => { "
-            "const box = t.parentElement; const r = box.getBoundingClientRect(); "
-            "return [t.className, box.classList.contains('scroll'), "
-            "getComputedStyle(box).overflowX, Math.round(r.left), Math.round(r.right), "
-            "box.scrollWidth > box.clientWidth]; })")
-        for kind, wrapped, overflow, left, right, _ in tables or []:
-            check(wrapped and overflow == "auto" and left >= 0 and right <= width,
-                  f"phone: the {name} page's table.{kind.split()[0]} scrolls inside its box "
-                  f"({overflow}, {left}…{right} px)")
+        if url is None:
+            challenge_on_phone(page, server)
+        else:
+            page.go(url)
+        shown = f"{who}-{name}"
+        tables = check_phone_page(page, check, shown, out)
         if name == "standings":
-            check(any("standings" in kind.split() and scrolls for kind, *_, scrolls in tables),
-                  "phone: the standings' columns go on beyond the screen, scrolled sideways")
+            check(any("standings" in kind.split() and scrolls
+                      for kind, *_, scrolls in tables),
+                  f"phone: {shown}: the standings' columns go on beyond the screen, scrolled "
+                  "sideways")
+        if name in ("game", "analysis"):
+            check(rect_of(page, "#board svg") is not None, f"phone: {shown}: the board drawn")
         if name == "game":
-            board = page.evaluate(
-                "(r => [r.left, r.right, r.width])"
-                "(document.querySelector('#board svg').getBoundingClientRect())")
-            check(board[0] >= 0 and board[1] <= width and board[2] >= 0.8 * width,
-                  f"phone: the board fits the screen ({board[0]:.0f}…{board[1]:.0f} px)")
-            heights = page.evaluate(
-                "Array.from(document.querySelectorAll('.controls button'))"
-                ".map(b => b.getBoundingClientRect().height)")
-            check(len(heights) == 4 and min(heights) >= 44,
-                  f"phone: the replay's buttons are {heights} px tall")
-            page.click_on(".controls button[data-go=start]")
-            page.click_on(".controls button[data-go=forward]")
-            page.wait_for("document.getElementById('ply').textContent.startsWith('1 /')",
-                          10, "phone: a tap on start, then on forward: ply 1")
-            check(True, "phone: the replay's buttons step the game")
-            page.evaluate("window.scrollTo(0, 0)")
-        page.whole_page_shot(out / f"phone-{name}.png")
+            replay_on_phone(page)
+        if name == "analysis":
+            check(page.evaluate("document.body.textContent.includes('alpha')"),
+                  f"phone: {shown}: the review page of game {game} opens")
+        if name == "team":
+            check(rect_of(page, "svg.elo-plot") is not None, f"phone: {shown}: the Elo plot")
+            reason = rect_of(page, "tr.reason pre.reason")
+            if logged_in:
+                check(reason is not None and reason[0] >= 0 and reason[1] <= width
+                      and reason[2] >= 0.7 * width and reason[3] > 60,
+                      f"phone: {shown}: the rejected version's reason wraps within the screen "
+                      f"({reason})")
+            else:
+                check(reason is None, f"phone: {shown}: no reason for others' eyes")
     page.clear_viewport()
 
 
@@ -349,28 +422,55 @@ def live(page: ArenaPage, server: Server, folder: Path, out: Path):
     page.clear_viewport()
 
 
-def analysis(page: ArenaPage, server: Server, out: Path):
-    """The review page of one of alpha's lost games, if one was analysed by now (only if:
-    how soon one is depends on the matchmaking's draws)."""
-    for game in server.json("/api/games?team=alpha")["games"]:
-        path = f"/games/{game['id']}/analysis"
-        if game["purpose"] != "check" and server.request(path)[0] == 200:
-            page.go(server.address + path.lstrip("/"))
-            check(page.evaluate("document.body.textContent.includes('alpha')"),
-                  f"the review page of game {game['id']} opens")
-            page.screenshot(out / "analysis.png")
-            return
-    print("skip  no game of alpha analysed yet: its review page not opened", flush=True)
+def analysed_game(server: Server) -> int:
+    """A lost game of alpha's analysed (its review page served), waited for: how soon one is
+    depends on the matchmaking's draws and the analyst."""
+    started = time.monotonic()
+    found = []
+
+    def one():
+        for game in server.json("/api/games?team=alpha")["games"]:
+            if game["purpose"] != "check" and \
+                    server.request(f"/games/{game['id']}/analysis")[0] == 200:
+                found.append(game["id"])
+                return True
+        return False
+    poll(one, 300, "a lost game of alpha analysed", interval=2)
+    check(True, f"a lost game of alpha analysed: game {found[0]} "
+                f"(waited {time.monotonic() - started:.0f} s)")
+    return found[0]
+
+
+def make_tournament(folder: Path) -> int:
+    """A final tournament of alpha and one house opponent (its pages are checked); its id."""
+    result = subprocess.run(
+        arena_command("tournament", "create", folder, "final", "--games-per-pair", "1",
+                      "--tc", "1", "--house", "random"),
+        capture_output=True, text=True, env=environment(), timeout=120)
+    check(result.returncode == 0, f"a tournament made: {result.stdout or result.stderr}")
+    return int(re.match(r"Tournament (\d+) ", result.stdout).group(1))
+
+
+def log_out(page: ArenaPage, server: Server):
+    landed = page.settled(lambda: page.click_on("header form.inline button[type=submit]"),
+                          "the page after logging out")
+    check(page.evaluate("Array.from(document.querySelectorAll('header nav a'))"
+                        ".some(a => a.textContent.trim() === 'Log in')"),
+          f"logged out ({landed})")
 
 
 def session(server: Server, folder: Path, token: str, agent: Path, out: Path):
     with open_page(page_class=ArenaPage) as page:
         standings(page, server, out)
         log_in_and_upload(page, server, token, agent, out)
-        game_url = replay(page, server, out)
-        phone(page, server, game_url, out)
+        rejected_upload(server, token)
+        replay(page, server, out)
         live(page, server, folder, out)
-        analysis(page, server, out)
+        game = analysed_game(server)
+        tournament = make_tournament(folder)
+        every_page(page, server, game, tournament, True, out)
+        log_out(page, server)
+        every_page(page, server, game, tournament, False, out)
         origin = server.address.rstrip("/")
         requests = page.requests()
         outside = [url for url in requests

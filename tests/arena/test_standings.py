@@ -10,8 +10,9 @@ from arena_games import AGENT, DRAWN, play, ready, record_of, runner_ratings
 from django.contrib.auth.models import User
 from django.core.cache import caches
 from django.db import connection
-from django.test import TestCase
+from django.test import Client, TestCase
 from django.test.utils import CaptureQueriesContext
+from html_tables import Tables, body_rows
 
 import divercite
 from divercite import match
@@ -158,6 +159,53 @@ class StandingsTest(TestCase):
                                     body), [line.team for line in lines])
         self.assertIn('<a href="/teams/greedy/">greedy</a> <span class="house-mark">house</span>',
                       body)
+
+    def test_the_page_shows_the_seeds_ratios_of_a_hand_count(self):
+        """The standings page's W/L, divercités, points scored and conceded, their ratio and
+        each a game, as the course's seeds' table gives them (two decimals; "∞" without a
+        loss), against a count by hand over the games."""
+        rows = {cells[1].split()[0]: cells for _, cells in body_rows(
+            self.client.get("/").content.decode(), "standings")}
+        headings = Tables(self.client.get("/").content.decode()).tables["standings"][0][1]
+        self.assertEqual(headings[8:], ["W/L", "Divercités", "Divercités a game",
+                                        "Points scored", "Points conceded", "Scored / conceded",
+                                        "Scored a game", "Conceded a game"])
+
+        def ratio(above, below):
+            return f"{above / below:.2f}" if below else "∞" if above else "–"
+
+        for name, version in self.versions.items():
+            mine = [(GameRecord.from_json(g.record), g, 0 if g.p1_id == version.pk else 1)
+                    for g in self.games if version.pk in (g.p1_id, g.p2_id)]
+            games = len(mine)
+            wins = sum(g.result == ("1-0", "0-1")[side] for _, g, side in mine)
+            losses = sum(g.result == ("0-1", "1-0")[side] for _, g, side in mine)
+            scored = sum(record.final[side] for record, _, side in mine)
+            conceded = sum(record.final[1 - side] for record, _, side in mine)
+            divercites = sum(divercites_by_hand([m.move for m in record.moves])[side]
+                             for record, _, side in mine)
+            self.assertEqual(rows[name][4:], [
+                str(games), str(wins), str(games - wins - losses), str(losses),
+                ratio(wins, losses), str(divercites), f"{divercites / games:.2f}", str(scored),
+                str(conceded), ratio(scored, conceded), f"{scored / games:.2f}",
+                f"{conceded / games:.2f}"], name)
+        # The unplayed: none.
+        self.assertEqual(rows["random"][4:], ["0", "0", "0", "0", "–", "0", "–", "0", "0", "–",
+                                              "–", "–"])
+
+    def test_the_reader_s_own_line_is_marked(self):
+        """A logged-in team's line carries "you" (class own), on each reader's own page
+        ({% cache %} under the reader's name); none for a visitor."""
+        caches["default"].clear()
+        marked = {}
+        for name in ("alpha", "beta", None):
+            client = Client()
+            if name:
+                client.force_login(Entry.objects.get(name=name).user)
+            rows = body_rows(client.get("/").content.decode(), "standings")
+            marked[name] = [(kind, cells[1]) for kind, cells in rows if "own" in kind.split()]
+        self.assertEqual(marked, {"alpha": [("team own", "alpha you")],
+                                  "beta": [("team own", "beta you")], None: []})
 
     def test_api_fields(self):
         body = self.client.get("/api/standings").json()["standings"]

@@ -562,8 +562,9 @@ class ApiAndPagesTest(TournamentTestCase):
         # The one writer's table (tables.tournament_table), ranked, with versions and points.
         self.assertIn(tables.tournament_table(tournament.table(self.made)), page)
         self.assertIn('<table class="standings sortable">\n<thead><tr><th data-sort="number">#'
-                      '</th><th data-sort="text">Team</th><th data-sort="number">Version</th>'
-                      '<th data-sort="number">Points</th>', page)
+                      '</th><th data-sort="text">Team</th><th data-sort="number" title="The '
+                      'version that plays">Version</th><th data-sort="number" title="1 a win, ½ '
+                      'a draw">Points</th>', page)
         self.assertIn("5 of 6 games played", page)
         self.assertIn(f'href="/tournaments/{self.made.pk}/games/"', page)
         self.assertNotIn("/csv", page)

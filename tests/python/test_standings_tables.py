@@ -53,11 +53,17 @@ def test_the_arenas_markup():
     assert '<tr class="house"><td>2</td><td>greedy <span class="house-mark">house</span>' in html
     heading, first, second = Cells(html).rows
     assert heading == ["#", "Team", "Elo", "95 %", "Games", "Wins", "Draws", "Losses", "W/L",
-                       "Divercités", "a game", "Points for", "against", "for a game",
-                       "against a game"]
-    assert first[:9] == ["1", "alpha", "1500", "1421 … 1580", "4", "2", "1", "1", "200%"]
-    assert first[9:] == ["0", "–", "0", "0", "–", "–"]
-    assert second[2:4] == ["–", "–"] and second[8] == "–"
+                       "Divercités", "Divercités a game", "Points scored", "Points conceded",
+                       "Scored / conceded", "Scored a game", "Conceded a game"]
+    assert first[:9] == ["1", "alpha", "1500", "1421 … 1580", "4", "2", "1", "1", "2.00"]
+    assert first[9:] == ["0", "0.00", "0", "0", "–", "0.00", "0.00"]
+    assert second[2:4] == ["–", "–"] and second[8:] == ["–", "0", "–", "0", "0", "–", "–", "–"]
+    assert '<th data-sort="number" title="Wins per loss (∞ without a loss)">W/L</th>' in html
+
+
+def test_ratio_text_as_the_table_shows_it():
+    assert [_core.ratio_text(*pair) for pair in ((10, 3), (1, 8), (3, 0), (0, 0), (0, 2))] == [
+        "3.33", "0.12", "∞", "–", "0.00"]
 
 
 def test_hostile_text_is_escaped():
@@ -78,17 +84,16 @@ def test_hostile_text_is_escaped():
 
 
 def test_column_groups():
-    rows = [line(version=3, divercites=2, divercites_per_game=0.5, points_for=60,
-                 points_against=40, points_for_per_game=15.0, points_against_per_game=10.0,
-                 ms_per_move=12.25, time_losses=1)]
+    rows = [line(version=3, divercites=2, points_for=60, points_against=40, ms_per_move=12.25,
+                 time_losses=1)]
     assert len(Cells(_core.standings_table_html(rows)).rows[0]) == 8
     every = Cells(_core.standings_table_html(
         rows, ["version", "points", "win_ratio", "score", "divercites", "clock"],
         name_heading="Engine")).rows
     assert every[0][:4] == ["#", "Engine", "Version", "Points"]
-    assert every[0][-3:] == ["against a game", "ms/move", "Losses on time"]
-    assert every[1][2:4] == ["3", "2.5"] and every[1][11:] == [
-        "62.5%", "2", "0.5", "60", "40", "15.0", "10.0", "12.2", "1"]
+    assert every[0][-3:] == ["Conceded a game", "ms/move", "Losses on time"]
+    assert every[1][2:4] == ["3", "2.5"] and every[1][10:] == [
+        "2.00", "62.5%", "2", "0.50", "60", "40", "1.50", "15.00", "10.00", "12.2", "1"]
     empty = _core.standings_table_html([], ["version"], empty="No entry.")
     assert '<td colspan="9">No entry.</td>' in empty
 
@@ -110,6 +115,8 @@ def test_cross_table():
     (lambda: _core.standings_table_html([line(), line(wins=1.0)]), TypeError,
      "row 2: 'wins' must be an int, not float"),
     (lambda: _core.standings_table_html([line(nmae="x")]), ValueError, "row 1: no field 'nmae'"),
+    (lambda: _core.standings_table_html([line(points_for_per_game=1.0)]), ValueError,
+     "no field 'points_for_per_game'"),
     (lambda: _core.standings_table_html([line(elo="1500")]), TypeError, "'elo' must be a number"),
     (lambda: _core.standings_table_html(["alpha"]), TypeError, "row 1: 'row' must be a dict"),
     (lambda: _core.standings_table_html([], "points"), TypeError, "not one str"),

@@ -1,9 +1,9 @@
 #include "tools/common/standings_table.h"
 
 #include <array>
-#include <charconv>
 #include <cmath>
-#include <system_error>
+#include <iterator>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -18,7 +18,8 @@ constexpr absl::string_view kNone = "–";
 
 struct Heading {
   absl::string_view text;
-  absl::string_view sort;  // sortable.js: how the column's cells compare
+  absl::string_view sort;   // sortable.js: how the column's cells compare
+  absl::string_view title;  // what the column counts; empty: none (the rank, the name)
 };
 
 // Rounded to the unit, halves away from zero (Django's floatformat:0); never "-0".
@@ -28,29 +29,21 @@ std::string Whole(const std::optional<double>& value) {
   return value ? Whole(*value) : std::string(kNone);
 }
 
-// Python's repr of a float (what Django shows of one): the shortest text that reads back as
-// the same double, with ".0" on a whole number.
-std::string Shortest(const std::optional<double>& value) {
-  if (!value) return std::string(kNone);
-  std::array<char, 32> buffer;
-  const auto [end, error] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), *value);
-  if (error != std::errc()) return absl::StrFormat("%g", *value);
-  std::string text(buffer.data(), end);
-  if (std::isfinite(*value) && text.find_first_of(".e") == std::string::npos) text += ".0";
-  return text;
+// `value` to two decimals (the seeds' table's form), "–" for none.
+std::string TwoDecimals(const std::optional<double>& value) {
+  return value ? absl::StrFormat("%.2f", *value) : std::string(kNone);
+}
+
+// `part` a game; none without a game.
+std::optional<double> PerGame(int part, int games) {
+  if (games == 0) return std::nullopt;
+  return static_cast<double>(part) / games;
 }
 
 // 2 or 2.5 (Django's floatformat:"-1").
 std::string Points(double points) {
   return points == std::floor(points) ? absl::StrFormat("%.0f", points + 0.0)
                                       : absl::StrFormat("%.1f", points);
-}
-
-std::string WinRatio(const StandingsRow& row) {
-  if (row.losses == 0) return std::string(row.wins ? "∞" : kNone);
-  // Django's widthratio: the ratio in floating point, rounded half to even.
-  const double percent = static_cast<double>(row.wins) / row.losses * 100;
-  return absl::StrFormat("%.0f%%", std::nearbyint(percent) + 0.0);
 }
 
 std::string Interval(const StandingsRow& row) {
@@ -60,23 +53,34 @@ std::string Interval(const StandingsRow& row) {
 
 std::vector<Heading> Headings(const StandingsTableOptions& options) {
   const StandingsColumns& shown = options.columns;
-  std::vector<Heading> headings = {{"#", "number"}, {options.name_heading, "text"}};
-  if (shown.version) headings.push_back({"Version", "number"});
-  if (shown.points) headings.push_back({"Points", "number"});
-  for (const absl::string_view text : {"Elo", "95 %", "Games", "Wins", "Draws", "Losses"}) {
-    headings.push_back({text, "number"});
+  std::vector<Heading> headings = {{"#", "number", ""}, {options.name_heading, "text", ""}};
+  if (shown.version) headings.push_back({"Version", "number", "The version that plays"});
+  if (shown.points) headings.push_back({"Points", "number", "1 a win, ½ a draw"});
+  const Heading every[] = {{"Elo", "number", "Bradley-Terry Elo over the games"},
+                           {"95 %", "number", "The Elo's 95 % interval (– where unbounded)"},
+                           {"Games", "number", "Games played"},
+                           {"Wins", "number", "Games won"},
+                           {"Draws", "number", "Games drawn"},
+                           {"Losses", "number", "Games lost"}};
+  headings.insert(headings.end(), std::begin(every), std::end(every));
+  if (shown.win_ratio) {
+    headings.push_back({"W/L", "number", "Wins per loss (∞ without a loss)"});
   }
-  if (shown.win_ratio) headings.push_back({"W/L", "number"});
-  if (shown.score) headings.push_back({"Score", "number"});
+  if (shown.score) headings.push_back({"Score", "number", "Points a game, in %"});
   if (shown.divercites) {
-    for (const absl::string_view text :
-         {"Divercités", "a game", "Points for", "against", "for a game", "against a game"}) {
-      headings.push_back({text, "number"});
-    }
+    const Heading seeds[] = {
+        {"Divercités", "number", "Divercité cities on the games' final boards"},
+        {"Divercités a game", "number", "Divercité cities a game"},
+        {"Points scored", "number", "The games' points scored, all games"},
+        {"Points conceded", "number", "The games' points conceded, all games"},
+        {"Scored / conceded", "number", "Points scored per point conceded"},
+        {"Scored a game", "number", "Points scored a game"},
+        {"Conceded a game", "number", "Points conceded a game"}};
+    headings.insert(headings.end(), std::begin(seeds), std::end(seeds));
   }
   if (shown.clock) {
-    headings.push_back({"ms/move", "number"});
-    headings.push_back({"Losses on time", "number"});
+    headings.push_back({"ms/move", "number", "Milliseconds a move, on average"});
+    headings.push_back({"Losses on time", "number", "Games lost on time"});
   }
   return headings;
 }
@@ -103,16 +107,18 @@ std::vector<std::string> Cells(const StandingsRow& row, const StandingsColumns& 
            absl::StrCat(row.draws), absl::StrCat(row.losses)}) {
     cells.push_back(std::move(cell));
   }
-  if (shown.win_ratio) cells.push_back(WinRatio(row));
+  if (shown.win_ratio) cells.push_back(RatioText(row.wins, row.losses));
   if (shown.score) {
     cells.push_back(row.games ? absl::StrFormat("%.1f%%", 100 * row.points / row.games)
                               : std::string(kNone));
   }
   if (shown.divercites) {
-    for (std::string& cell : std::array<std::string, 6>{
-             absl::StrCat(row.divercites), Shortest(row.divercites_per_game),
+    for (std::string& cell : std::array<std::string, 7>{
+             absl::StrCat(row.divercites), TwoDecimals(PerGame(row.divercites, row.games)),
              absl::StrCat(row.points_for), absl::StrCat(row.points_against),
-             Shortest(row.points_for_per_game), Shortest(row.points_against_per_game)}) {
+             RatioText(row.points_for, row.points_against),
+             TwoDecimals(PerGame(row.points_for, row.games)),
+             TwoDecimals(PerGame(row.points_against, row.games))}) {
       cells.push_back(std::move(cell));
     }
   }
@@ -133,14 +139,21 @@ constexpr absl::string_view kTableEnd = "</tbody>\n</table>\n</div>\n";
 
 }  // namespace
 
+std::string RatioText(int above, int below) {
+  if (below == 0) return std::string(above ? "∞" : kNone);
+  return TwoDecimals(static_cast<double>(above) / below);
+}
+
 std::string StandingsTableHtml(absl::Span<const StandingsRow> rows,
                                const StandingsTableOptions& options) {
   const std::vector<Heading> headings = Headings(options);
   std::string html = absl::StrCat(
       TableStart(options.sortable ? "standings sortable" : "standings", options.id), "<thead><tr>");
   for (const Heading& heading : headings) {
-    absl::StrAppend(&html, "<th data-sort=\"", heading.sort, "\">", HtmlEscape(heading.text),
-                    "</th>");
+    absl::StrAppend(
+        &html, "<th data-sort=\"", heading.sort, "\"",
+        heading.title.empty() ? "" : absl::StrCat(" title=\"", HtmlEscape(heading.title), "\""),
+        ">", HtmlEscape(heading.text), "</th>");
   }
   absl::StrAppend(&html, "</tr></thead>\n<tbody>\n");
   for (const StandingsRow& row : rows) {

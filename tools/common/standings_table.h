@@ -7,7 +7,8 @@
 //
 //   <div class="scroll">
 //   <table class="standings sortable" id="ID">
-//   <thead><tr><th data-sort="number">#</th><th data-sort="text">Team</th>...</tr></thead>
+//   <thead><tr><th data-sort="number">#</th><th data-sort="text">Team</th><th
+//     data-sort="number" title="WHAT IT COUNTS">Elo</th>...</tr></thead>
 //   <tbody>
 //   <tr class="ROW_CLASS"><td>RANK</td><td><a href="LINK">NAME</a> <span
 //     class="MARK-mark">MARK</span></td><td>ELO</td><td>LOW … HIGH</td>...</tr>
@@ -15,16 +16,23 @@
 //   </table>
 //   </div>
 //
+// Every heading but the rank's and the name's carries a title that says what its column
+// counts (a reader's tooltip).
 // Every text put in is escaped (HtmlEscape). The columns, in this order, those of a group
 // only where StandingsColumns asks for it:
 //   #, the name, [Version], [Points], Elo, 95 %, Games, Wins, Draws, Losses, [W/L], [Score],
-//   [Divercités, a game, Points for, against, for a game, against a game],
+//   [Divercités, Divercités a game, Points scored, Points conceded, Scored / conceded,
+//    Scored a game, Conceded a game],
 //   [ms/move, Losses on time].
-// Numbers as the arena's pages have shown them: Elo and its interval's ends rounded to the
-// unit (halves away from zero, as Django's floatformat), "–" where there is none; points
-// with a decimal only for a half; W/L as wins per loss in % (rounded half to even, as
-// Django's widthratio), "∞" without a loss, "–" without either; per-game values as given,
-// in their shortest form (the caller rounds them); score in % to 0.1; ms/move to 0.1.
+// The W/L and the divercités' group are the course's seeds' table (the Abyss ladder's:
+// "W/L", "NbDivercités/Game", "Points marqués", "Points concédés", "Points
+// marqués/Concédés", "Points marqués/Game", "Points concédés/Game"), with its numbers' forms:
+// ratios and values a game to two decimals, computed here from the counts.
+// Numbers: Elo and its interval's ends rounded to the unit (halves away from zero, as
+// Django's floatformat), "–" where there is none; points with a decimal only for a half; W/L
+// as wins per loss ("3.33"), "∞" without a loss, "–" without a win or a loss; points scored
+// per point conceded the same way; values a game "–" without a game; score in % to 0.1;
+// ms/move to 0.1.
 #ifndef DIVERCITE_TOOLS_COMMON_STANDINGS_TABLE_H_
 #define DIVERCITE_TOOLS_COMMON_STANDINGS_TABLE_H_
 
@@ -54,12 +62,9 @@ struct StandingsRow {
   double points = 0;  // 1 a win, ½ a draw
   // The groups' values, read only where their group is shown.
   std::optional<int> version;
-  int divercites = 0;
-  int points_for = 0;
-  int points_against = 0;
-  std::optional<double> divercites_per_game;
-  std::optional<double> points_for_per_game;
-  std::optional<double> points_against_per_game;
+  int divercites = 0;      // divercité cities on the games' final boards
+  int points_for = 0;      // the games' points scored
+  int points_against = 0;  // and conceded
   std::optional<double> ms_per_move;
   int time_losses = 0;
 };
@@ -84,6 +89,11 @@ struct StandingsTableOptions {
 
 std::string StandingsTableHtml(absl::Span<const StandingsRow> rows,
                                const StandingsTableOptions& options);
+
+// A ratio as the table shows it: `above` per `below` to two decimals ("3.33"), "∞" where
+// `below` is 0 and `above` is not, "–" where both are (W/L: RatioText(wins, losses)), for a
+// page that shows one outside the table (the arena's versions of a team).
+std::string RatioText(int above, int below);
 
 // A cell of a cross table: the row's result against the column's.
 struct CrossCell {

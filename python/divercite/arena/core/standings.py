@@ -63,6 +63,28 @@ class Line:
     points_for: int = 0
     points_against: int = 0
 
+    def count(self, game, first: bool):
+        """Adds the finished `game` (a Game row) to the line: its first player's side if
+        `first`, else its second's."""
+        won, lost = ("1-0", "0-1") if first else ("0-1", "1-0")
+        scored, conceded, divercite = ((game.score1, game.score2, game.divercites1) if first
+                                       else (game.score2, game.score1, game.divercites2))
+        self.games += 1
+        self.wins += game.result == won
+        self.losses += game.result == lost
+        self.draws += game.result == "1/2-1/2"
+        self.divercites += divercite or 0
+        self.points_for += scored or 0
+        self.points_against += conceded or 0
+
+    def rate(self, standing: match.Standing):
+        """Takes the Elo and its 95 % interval (none when unbounded) of -ratings' `standing`,
+        to a tenth."""
+        self.elo = round(standing.elo, 1)
+        if standing.elo_interval is not None:
+            self.elo_low = round(standing.elo - standing.elo_interval, 1)
+            self.elo_high = round(standing.elo + standing.elo_interval, 1)
+
     def per_game(self, value: int) -> Optional[float]:
         return round(value / self.games, 2) if self.games else None
 
@@ -89,28 +111,12 @@ def compute(current: Dict[int, Tuple[str, str, int]], games) -> List[Line]:
         if not sound(game, current):
             continue
         records.append(game.record)
-        for pk, other, won, lost, scored, conceded, divercite in (
-                (game.p1_id, game.p2_id, "1-0", "0-1", game.score1, game.score2,
-                 game.divercites1),
-                (game.p2_id, game.p1_id, "0-1", "1-0", game.score2, game.score1,
-                 game.divercites2)):
-            line = lines[pk]
-            line.games += 1
-            line.wins += game.result == won
-            line.losses += game.result == lost
-            line.draws += game.result == "1/2-1/2"
-            line.divercites += divercite or 0
-            line.points_for += scored or 0
-            line.points_against += conceded or 0
+        lines[game.p1_id].count(game, first=True)
+        lines[game.p2_id].count(game, first=False)
     by_name = {line.team: line for line in lines.values()}
     for standing in ratings(records):
-        line = by_name.get(standing.name)
-        if line is None:
-            continue
-        line.elo = round(standing.elo, 1)
-        if standing.elo_interval is not None:
-            line.elo_low = round(standing.elo - standing.elo_interval, 1)
-            line.elo_high = round(standing.elo + standing.elo_interval, 1)
+        if standing.name in by_name:
+            by_name[standing.name].rate(standing)
     return sorted(lines.values(), key=lambda line: (line.elo is None, -(line.elo or 0),
                                                     line.team))
 

@@ -5,7 +5,7 @@ report's and the ladder's."""
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Optional
 
 from django.urls import reverse
 
@@ -13,30 +13,35 @@ from ... import _core
 from ..core import standings
 
 
-def row(line: standings.Line, rank: int, points: float = 0.0) -> dict:
+def row(line: standings.Line, rank: int, points: float = 0.0, reader: Optional[str] = None
+        ) -> dict:
     """A line of the table as the writer's row: the team linked to its page, a house opponent
-    marked."""
-    shown = line.to_api()
-    return {"name": line.team, "link": reverse("arena:team", args=[line.team]),
-            "mark": "house" if line.kind == "house" else None, "row_class": line.kind,
+    marked, and the reader's own team's line (`reader`, the logged-in team's name) marked
+    "you" (class "own")."""
+    own = reader is not None and line.team == reader
+    mark = "you" if own else "house" if line.kind == "house" else None
+    return {"name": line.team, "link": reverse("arena:team", args=[line.team]), "mark": mark,
+            "row_class": f"{line.kind} own" if own else line.kind,
             "rank": rank, "elo": line.elo, "elo_low": line.elo_low, "elo_high": line.elo_high,
             "games": line.games, "wins": line.wins, "draws": line.draws, "losses": line.losses,
             "points": points, "version": line.version,
             "divercites": line.divercites, "points_for": line.points_for,
-            "points_against": line.points_against,
-            **{key: shown[key] for key in ("divercites_per_game", "points_for_per_game",
-                                           "points_against_per_game")}}
+            "points_against": line.points_against}
 
 
-def standings_table(lines: Iterable[standings.Line]) -> str:
-    """The arena's standings: ranked as listed, with W/L and the divercités' columns."""
-    return _core.standings_table_html([row(line, rank) for rank, line in enumerate(lines, 1)],
-                                      ("win_ratio", "divercites"),
-                                      empty="No version is ready yet.")
+def standings_table(lines: Iterable[standings.Line], reader: Optional[str] = None,
+                    first_rank: int = 1) -> str:
+    """The arena's standings: ranked as listed from `first_rank`, with the seeds' columns
+    (W/L, the divercités, the points scored and conceded, their ratio, each a game); the
+    `reader`'s line marked."""
+    return _core.standings_table_html(
+        [row(line, rank, reader=reader) for rank, line in enumerate(lines, first_rank)],
+        ("win_ratio", "divercites"), empty="No version is ready yet.")
 
 
-def tournament_table(lines) -> str:
+def tournament_table(lines, reader: Optional[str] = None) -> str:
     """A final tournament's standings (tournament.Line): its ranks, each entry's version and
-    points first."""
-    return _core.standings_table_html([row(line, line.rank, line.points) for line in lines],
-                                      ("version", "points", "divercites"), empty="No entry.")
+    points first; the `reader`'s line marked."""
+    return _core.standings_table_html(
+        [row(line, line.rank, line.points, reader) for line in lines],
+        ("version", "points", "divercites"), empty="No entry.")

@@ -4,6 +4,7 @@ final tournaments' standings and games, and the staff's page of the arena's stat
 from __future__ import annotations
 
 import json
+from typing import Optional
 
 from django.conf import settings
 from django.contrib import messages
@@ -13,17 +14,18 @@ from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from ... import _core
 from ...records import GameRecord
 from ..api import team_views
 from ..play import house
-from ..core import staff_status, standings, teams, tournament, waiting
+from ..core import staff_status, standings, team_record, teams, tournament, waiting
 from ..core.models import Entry, Game, Tournament
 from ..agent_files.uploads import MAX_UPLOAD_BYTES, UploadError
 from ..wording import counted
-from . import tables
+from . import elo_plot, tables
 
 
 def own_team(request):
@@ -32,16 +34,26 @@ def own_team(request):
     return Entry.objects.filter(user=request.user).first()
 
 
+def reader_of(request) -> Optional[str]:
+    """The name of the logged-in team reading the page (its line marked in the tables), or
+    None."""
+    team = own_team(request)
+    return team.name if team is not None else None
+
+
 @require_GET
 def standings_page(request):
-    # The table and the lists of games are the same for everyone until stamp() changes: the
-    # templates keep them rendered under it ({% cache %}), and the querysets are then not run,
-    # nor the table written (a callable, which the template calls only when its cache misses).
+    # The table and the lists of games are the same for each reader until stamp() changes:
+    # the templates keep them rendered under it and the reader's team, whose line is marked
+    # ({% cache %}), and the querysets are then not run, nor the table written (a callable,
+    # which the template calls only when its cache misses).
     stamp = standings.stamp()
+    reader = reader_of(request)
     return render(request, "arena/standings.html", {
-        "table": lambda: tables.standings_table(standings.table(stamp)),
-        "tc": settings.ARENA.tc, "recent": team_views.games_shown()[:20],
-        "tournaments": Tournament.objects.all(), "stamp": stamp})
+        "table": lambda: tables.standings_table(standings.table(stamp), reader),
+        "reader": reader or "", "tc": settings.ARENA.tc,
+        "recent": team_views.games_shown()[:20], "tournaments": Tournament.objects.all(),
+        "stamp": stamp})
 
 
 def games_listed(request, team_name=None):
@@ -61,17 +73,37 @@ def games_page(request):
                                                 "page_size": team_views.GAMES_A_PAGE})
 
 
+def head_to_head_rows(lines) -> list:
+    """The head-to-head table's rows: each opponent's line and the points the team took
+    (1 a win, ½ a draw)."""
+    return [{"line": line, "points": line.wins + line.draws / 2} for line in lines]
+
+
 @require_GET
 def team_page(request, name):
     entry = get_object_or_404(Entry, name=name, kind__in=(Entry.TEAM, Entry.HOUSE))
     viewer = own_team(request)
     own = viewer is not None and viewer.pk == entry.pk
     stamp = standings.stamp()
-    line = next((line for line in standings.table(stamp) if line.team == entry.name), None)
+    table = standings.table(stamp)
+    rank, line = next(((rank, line) for rank, line in enumerate(table, 1)
+                       if line.team == entry.name), (None, None))
+    field = team_record.field(stamp)
+    versions = team_record.versions(entry, field)
     return render(request, "arena/team.html", {
         "entry": entry, "line": line, "own": own, "stamp": stamp,
+        "line_table": tables.standings_table([line], first_rank=rank) if line else "",
         "show_reasons": own or request.user.is_staff,
-        "versions": entry.versions.all(), "page": games_listed(request, entry.name),
+        "versions": [(record.version, record.line, _core.ratio_text(
+            record.line.wins, record.line.losses)) for record in versions],
+        "elo_plot": elo_plot.elo_plot_svg(entry.name, [
+            elo_plot.PlotVersion(number=record.version.number, created=record.version.created,
+                                 status=record.version.status, games=record.line.games,
+                                 elo=record.line.elo, elo_low=record.line.elo_low,
+                                 elo_high=record.line.elo_high) for record in versions],
+            now=timezone.now()),
+        "head_to_head": head_to_head_rows(team_record.head_to_head(entry, field)),
+        "page": games_listed(request, entry.name),
         "house": house.HOUSE.get(entry.name),
         "can_challenge": viewer is not None and not own and entry.current_version() is not None,
         "quota": viewer.challenge_quota if viewer else 0,
@@ -234,7 +266,8 @@ def tournaments_page(request):
 def tournament_page(request, pk):
     made = get_object_or_404(Tournament, pk=pk)
     return render(request, "arena/tournament.html", {
-        "tournament": made, "table": tables.tournament_table(tournament.table(made)),
+        "tournament": made,
+        "table": tables.tournament_table(tournament.table(made), reader_of(request)),
         "progress": tournament.progress(made), "tournaments": Tournament.objects.all()})
 
 
