@@ -411,8 +411,10 @@ def live(page: ArenaPage, server: Server, folder: Path, out: Path):
     # The game as this claim's would be: its players and clocks, from the start position (an
     # arena game has no opening: the recorded one's opening moves become its first moves).
     seats = claimed["seats"]
+    # A house engine's time control is its nodes (house.Seat.clock_text), a team's its clock.
+    from divercite.arena.play import house
     record = dict(LIVE_RECORD, p1=seats[0]["name"], p2=seats[1]["name"],
-                  tc=[f"tc={seat['tc']:g}" for seat in seats], opening="",
+                  tc=[house.Seat.from_json(seat).clock_text() for seat in seats], opening="",
                   moves=[{"move": move, "ms": 0} for move in LIVE_RECORD["opening"].split()]
                   + LIVE_RECORD["moves"])
     status, _ = post(f"/api/worker/games/{game}/result", {"claim": claim, "record": record})
