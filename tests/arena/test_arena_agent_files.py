@@ -96,8 +96,10 @@ class AgentFilesTest(unittest.TestCase):
         return poll(checked, 180, f"{team}'s version {version} checked")
 
     def assert_named_as_uploaded(self, reason, *folders):
-        self.assertIn('File "helper.py", line 1', reason)
-        self.assertIn("importing the agent my_player.py failed", reason)
+        # The bridge names the exception's file and line (its traceback is in the team's log
+        # of the game).
+        self.assertIn("importing my_player.py failed: ValueError in helper.py, line 1 (import)",
+                      reason)
         for folder in folders:
             self.assertNotIn(str(folder), reason)
         self.assertNotIn("/agents/", reason)

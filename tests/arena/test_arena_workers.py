@@ -30,6 +30,11 @@ from test_arena_process import STEADY, processes_holding
 
 from divercite.records import GameRecord
 
+# A check game is cut after its first 4 moves each (runner.CHECK_PLIES): at 1.5 s a move (6 s
+# of its 20 s clock) the steady team's lasts long enough to be cut by a kill.
+SLOW_STEADY = STEADY.replace("time.sleep(0.15)", "time.sleep(1.5)")
+CLOCK = 20
+
 LEASE_SECONDS = 4  # the tests' lease: a killed worker's game is free again within it
 RANDOM = (COURSE / "divercite" / "random_player_divercite.py").read_bytes()
 
@@ -109,7 +114,7 @@ class WorkersCase(unittest.TestCase):
         self.temp = Path(tempfile.mkdtemp(prefix="divercite_arena_workers_"))
         self.addCleanup(shutil.rmtree, self.temp, ignore_errors=True)
         self.folder = self.temp / "arena"
-        init(self.folder, tc=5, database=self.database_url())
+        init(self.folder, tc=CLOCK, database=self.database_url())
         settings = json.loads((self.folder / "arena.json").read_text())
         settings["lease_seconds"] = LEASE_SECONDS
         (self.folder / "arena.json").write_text(json.dumps(settings))
@@ -143,7 +148,7 @@ class WorkersCase(unittest.TestCase):
     def upload_steady(self) -> int:
         folder = self.temp / "uploads" / "steady"
         folder.mkdir(parents=True)
-        (folder / "my_player.py").write_text(STEADY)
+        (folder / "my_player.py").write_text(SLOW_STEADY)
         shutil.copy(AGENTS / "simple_moves.py", folder)
         status, answer = self.server.upload(self.tokens["steady"], "steady.zip", zip_of(folder))
         self.assertEqual(status, 201, answer)
