@@ -71,7 +71,8 @@ def matchmade_game(worker: str, rng: random.Random, leased: bool) -> Optional[Ga
     # The rated meetings: matchmaking's games and challenges, never a check or a tournament's.
     pairs = Game.objects.filter(p1_id__in=ids, p2_id__in=ids,
                                 purpose__in=standings.RATED_PURPOSES)
-    done = list(pairs.filter(status=Game.DONE).values_list("p1_id", "p2_id"))
+    # A game set aside (lost to a busy worker, a record that fails the checks) is no meeting.
+    done = list(pairs.filter(status=Game.DONE, set_aside="").values_list("p1_id", "p2_id"))
     playing = list(pairs.filter(status__in=(Game.PLAYING, Game.QUEUED))
                    .values_list("p1_id", "p2_id"))
     names = {line.team: line.elo for line in standings.table()}
