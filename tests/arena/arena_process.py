@@ -180,15 +180,17 @@ def zip_of(folder: Path) -> bytes:
     return buffer.getvalue()
 
 
-def poll(condition, seconds: float, what: str, interval: float = 0.5):
-    """condition()'s first true value within `seconds`; AssertionError naming `what` else."""
+def poll(condition, seconds: float, what: str, interval: float = 0.5, detail=None):
+    """condition()'s first true value within `seconds`; AssertionError naming `what` else,
+    with what `detail()` then tells (the state that kept the condition false)."""
     deadline = time.monotonic() + seconds
     while True:
         value = condition()
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"not within {seconds} s: {what}")
+            told = f"\n{detail()}" if detail is not None else ""
+            raise AssertionError(f"not within {seconds} s: {what}{told}")
         time.sleep(interval)
 
 

@@ -121,7 +121,7 @@ class ArenaProcessTest(unittest.TestCase):
             states = {team: self.server.json(f"/api/agents/{version}", tokens[team])
                       for team, version in versions.items()}
             return states if all(s["status"] != "checking" for s in states.values()) else None
-        states = poll(settled, 240, "every upload checked")
+        states = poll(settled, 240, "every upload checked", detail=self.situation)
         for team in ("rand", "greed", "steady"):
             self.assertEqual(states[team]["status"], "ready", states[team])
         for team in ("template", "forker", "forger"):
@@ -139,7 +139,7 @@ class ArenaProcessTest(unittest.TestCase):
                     return game
             return None
         playing = poll(team_game_playing, 180, "a game of the team steady being played",
-                       interval=0.2)
+                       interval=0.2, detail=self.situation)
         before = self.done_games()
         kept = {pk: hashlib.sha256(self.server.request(f"/api/games/{pk}/record")[1]).hexdigest()
                 for pk in before}
@@ -153,8 +153,9 @@ class ArenaProcessTest(unittest.TestCase):
         self.server = Server(self.folder, workers=2)
         self.assertIn("cut by the last stop: queued again", self.server.output())
         poll(lambda: all(self.game_states()[pk] == "done" for pk in cut), 240,
-             f"the cut games {cut} played again")
-        poll(lambda: len(self.done_games()) >= len(before) + 6, 240, "six more games")
+             f"the cut games {cut} played again", detail=self.situation)
+        poll(lambda: len(self.done_games()) >= len(before) + 6, 240, "six more games",
+             detail=self.situation)
         # A stop ends the games being played (queued again) before the process exits: no
         # thread is left in the database or the package's engine while Python exits.
         self.assertEqual(self.server.stop(), 0)
@@ -191,6 +192,25 @@ class ArenaProcessTest(unittest.TestCase):
         import sqlite3
         with sqlite3.connect(self.folder / "arena.sqlite3", timeout=30) as connection:
             return dict(connection.execute("SELECT id, status FROM arena_game"))
+
+    def situation(self) -> str:
+        """Every game as the database has it, then the arena's last lines: what a failed
+        wait shows."""
+        import sqlite3
+        with sqlite3.connect(self.folder / "arena.sqlite3", timeout=30) as connection:
+            games = connection.execute(
+                "SELECT g.id, g.purpose, e1.name, e2.name, g.status, g.attempts, g.worker,"
+                " g.queued, g.started, g.ended, g.termination, g.reason, g.set_aside"
+                " FROM arena_game g"
+                " JOIN arena_version v1 ON v1.id = g.p1_id"
+                " JOIN arena_entry e1 ON e1.id = v1.entry_id"
+                " JOIN arena_version v2 ON v2.id = g.p2_id"
+                " JOIN arena_entry e2 ON e2.id = v2.entry_id"
+                " ORDER BY g.id").fetchall()
+        lines = [" | ".join(str(field)[:160] for field in game) for game in games]
+        return ("games (id | purpose | p1 | p2 | status | attempts | worker | queued | started"
+                " | ended | termination | reason | set aside):\n" + "\n".join(lines)
+                + "\nthe arena's last lines:\n" + self.server.output())
 
     def check_records(self, games):
         for pk, game in games.items():

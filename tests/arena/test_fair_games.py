@@ -32,13 +32,15 @@ class StarvedLossesTest(TestCase):
         self.beta = ready(teams.upload(beta, "my_player.py", AGENT))
         Game.objects.filter(purpose=Game.CHECK).delete()
 
-    def time_loss(self, figures, game=None):
-        """alpha (first) loses on time on move 11 with the runner's `figures`."""
+    def time_loss(self, figures, game=None, termination="time"):
+        """alpha (first) loses on time (or by `termination`) on move 11 with the runner's
+        `figures`."""
         game = game or Game.objects.create(p1=self.alpha, p2=self.beta, purpose=Game.MATCHMADE)
         claimed = game_queue.claim("test")
         self.assertEqual(claimed.pk, game.pk)
         self.assertTrue(game_queue.finish(claimed, record_of(
-            claimed, 0, termination="time", reason="alpha: no bestmove", plies=10, **figures)))
+            claimed, 0, termination=termination, reason="alpha: no bestmove", plies=10,
+            **figures)))
         return Game.objects.get(pk=game.pk)
 
     def test_a_time_loss_on_a_starved_worker_counts_nowhere_and_is_played_again(self):
@@ -64,6 +66,12 @@ class StarvedLossesTest(TestCase):
                 lost = self.time_loss(figures)
                 self.assertEqual(lost.set_aside, "")
                 self.assertFalse(Game.objects.filter(replay_of=lost).exists())
+
+    def test_a_limit_hit_counts_however_busy_the_worker(self):
+        # A fork bomb waits behind its own processes: no busy core moved the limit it hit.
+        lost = self.time_loss(STARVED, termination="limit")
+        self.assertEqual(lost.set_aside, "")
+        self.assertFalse(Game.objects.filter(replay_of=lost).exists())
 
     def test_a_starved_check_leaves_its_version_checking_until_played_again(self):
         version = teams.upload(Entry.objects.get(name="alpha"), "my_player.py", AGENT)
