@@ -1,6 +1,7 @@
 #include "search/network.h"
 
 #include <algorithm>
+#include <cassert>
 
 #include "absl/strings/str_cat.h"
 #include "search/value.h"
@@ -37,9 +38,50 @@ std::int64_t FloorDivide(std::int64_t a, std::int64_t b) {
   return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
+// The output layer over the second hidden layer's activations: the value in centipoints,
+// rounded to the nearest: (x.w + b) x 100 / (127 x 2^shift).
+int OutputLayer(const std::uint8_t* second, const NetworkWeights& weights) {
+  std::int32_t out = weights.output_bias;
+  for (int i = 0; i < network::kHidden2; ++i) out += second[i] * weights.output[i];
+  // floor(a / (127 x 2^shift)) = floor(floor(a / 2^shift) / 127): a shift, then a division
+  // by a constant (no division instruction).
+  const std::int64_t scaled = std::int64_t{out} * kPoint +
+                              (std::int64_t{network::kActivationMax} << weights.output_shift) / 2;
+  return static_cast<int>(FloorDivide(scaled >> weights.output_shift, network::kActivationMax));
+}
+
+static_assert(network::kHidden1 == simd::kOutputs && network::kHidden2 == simd::kOutputs &&
+              network::kAccumulator == simd::kLanes16);
+
 }  // namespace
 
+void PackNetwork(NetworkWeights& weights) {
+  simd::PackLayer(weights.hidden1[0].data(), 2 * network::kAccumulator,
+                  weights.hidden1_blocks.data());
+  simd::PackLayer(weights.hidden2[0].data(), network::kHidden1, weights.hidden2_blocks.data());
+  weights.packed = true;
+}
+
 int NetworkOutput(const Accumulator& us, const Accumulator& them, const NetworkWeights& weights) {
+  using namespace network;
+  assert(weights.packed);
+  std::uint8_t input[2 * kAccumulator];
+  simd::ClipToBytes(us.data(), input);
+  simd::ClipToBytes(them.data(), input + kAccumulator);
+  std::int32_t sums[simd::kOutputs];
+  std::copy(weights.hidden1_bias.begin(), weights.hidden1_bias.end(), sums);
+  simd::AddLayer(input, 2 * kAccumulator, weights.hidden1_blocks.data(), sums);
+  std::uint8_t first[kHidden1];
+  simd::Activate(sums, kHiddenShift, first);
+  std::copy(weights.hidden2_bias.begin(), weights.hidden2_bias.end(), sums);
+  simd::AddLayer(first, kHidden1, weights.hidden2_blocks.data(), sums);
+  std::uint8_t second[kHidden2];
+  simd::Activate(sums, kHiddenShift, second);
+  return OutputLayer(second, weights);
+}
+
+int ReferenceNetworkOutput(const Accumulator& us, const Accumulator& them,
+                           const NetworkWeights& weights) {
   using namespace network;
   std::array<std::int16_t, 2 * kAccumulator> input;
   for (int i = 0; i < kAccumulator; ++i) {

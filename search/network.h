@@ -24,6 +24,7 @@
 
 #include "engine/position.h"
 #include "engine/types.h"
+#include "search/network_simd.h"
 #include "search/patterns.h"
 
 namespace divercite {
@@ -72,20 +73,34 @@ struct NetworkWeights {
   int output_shift = 0;
   std::string data;  // the data the network was trained on
   std::string fit;   // the training that made it
+  // The hidden layers' weights as int8 in the kernels' order (search/network_simd.h), made
+  // from the rows above by PackNetwork(), which whoever fills the rows calls.
+  std::array<std::int8_t, 2 * network::kAccumulator * network::kHidden1> hidden1_blocks{};
+  std::array<std::int8_t, network::kHidden1 * network::kHidden2> hidden2_blocks{};
+  bool packed = false;
 };
+
+// Makes the kernels' copy of the hidden layers from their rows.
+void PackNetwork(NetworkWeights& weights);
 
 // Adds (or, with sign -1, removes) a feature's column.
 inline void AddFeature(Accumulator& accumulator, const NetworkWeights& weights, int feature,
                        int sign) {
-  const Accumulator& column = weights.features[feature];
-  for (int i = 0; i < network::kAccumulator; ++i) {
-    accumulator[i] = static_cast<std::int16_t>(accumulator[i] + sign * column[i]);
+  if (sign > 0) {
+    simd::AddColumn(accumulator.data(), weights.features[feature].data());
+  } else {
+    simd::AddColumn<true>(accumulator.data(), weights.features[feature].data());
   }
 }
 
 // The network's value, centipoints from the side to move's view (without the score
-// difference): `us` the side to move's accumulator, `them` the other's.
+// difference): `us` the side to move's accumulator, `them` the other's. On the build's
+// instruction set (search/network_simd.h); the weights packed (PackNetwork).
 int NetworkOutput(const Accumulator& us, const Accumulator& them, const NetworkWeights& weights);
+
+// The same value by plain loops over the rows: the reference the kernels are tested against.
+int ReferenceNetworkOutput(const Accumulator& us, const Accumulator& them,
+                           const NetworkWeights& weights);
 
 // Calls visit(feature) for each piece feature of `position` from `perspective`.
 template <typename Visitor>

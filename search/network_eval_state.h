@@ -53,9 +53,59 @@ class NetworkEvalState {
            NetworkOutput(accumulator_[me], accumulator_[1 - me], weights);
   }
 
-  // The evaluation of `child`, this position after `move` (a game not yet over).
+  // The evaluation of `child`, this position after `move` (a game not yet over), without
+  // keeping its state: both accumulators made for the child from this state's, only the
+  // features that change, as After() changes them (the frontier's children, the ordering's).
   int EvaluateAfter(const Position& child, Move move, const Weights& weights) const {
-    return After(child, move, weights).Evaluate(child, weights);
+    const Player mover = Opponent(child.SideToMove());
+    std::array<Accumulator, kNumPlayers> accumulator = accumulator_;
+    const Holdings& now = cells_.holdings();
+    const int colour = Index(move.colour());
+    const bool resource = move.kind() == Kind::kResource;
+    const int in_hand =
+        resource ? now.resource_count[Index(mover)][colour] : now.city_count[Index(mover)][colour];
+    for (const Player perspective : {Player::kFirst, Player::kSecond}) {
+      const bool theirs = mover != perspective;
+      Accumulator& sum = accumulator[Index(perspective)];
+      AddFeature(sum, weights, network::BoardFeature(move.cell(), theirs, move.colour()), 1);
+      AddFeature(sum, weights, network::HandFeature(theirs, move.kind(), move.colour(), in_hand),
+                 -1);
+    }
+    // The cells whose patterns change, as CityCells::Play() would leave them.
+    Holdings holdings = now;
+    unsigned redo = cells_.Redo(move, mover, holdings);
+    const unsigned touched = patterns::kCityCellsTouched[move.cell()];
+    const int built = BuiltCityState(mover, move.colour());
+    unsigned three[kNumPlayers] = {cells_.threes(0) & ~redo, cells_.threes(1) & ~redo};
+    for (; redo; redo &= redo - 1) {
+      const int i = std::countr_zero(redo);
+      int code = cells_.code(i), state = cells_.state(i);
+      if ((touched >> i) & 1) {
+        if (resource) {
+          code += patterns::kPowerOf5[colour];
+        } else {
+          state = built;
+        }
+      }
+      int pattern[kNumPlayers], sign[kNumPlayers];
+      const bool any = CityCellPatterns(code, state, holdings, pattern, sign);
+      if (any && IsOwnedOpenThree(pattern[0])) three[sign[0] > 0 ? 0 : 1] |= 1u << i;
+      for (int p = 0; p < kNumPlayers; ++p) {
+        const int feature = any ? network::PatternFeature(pattern[p], sign[p]) : kNoFeature;
+        Replaced(accumulator[p], cell_feature_[i][p], feature, weights);
+      }
+    }
+    const int threes[kNumPlayers] = {std::popcount(three[0]), std::popcount(three[1])};
+    for (int p = 0; p < kNumPlayers; ++p) {
+      int table = 0;
+      ForEachGlobalPattern(holdings.cities_held.data(), static_cast<Player>(p), threes,
+                           [&](int pattern, int sign) {
+                             Replaced(accumulator[p], global_feature_[p][table++],
+                                      network::PatternFeature(pattern, sign), weights);
+                           });
+    }
+    const int me = Index(child.SideToMove());
+    return ScoreDifference(child) + NetworkOutput(accumulator[me], accumulator[1 - me], weights);
   }
 
  private:
@@ -102,10 +152,15 @@ class NetworkEvalState {
 
   // Perspective p's feature `kept` becomes `feature` (kNoFeature: none), in its accumulator.
   void ReplaceFeature(int p, std::int16_t& kept, int feature, const Weights& weights) {
-    if (kept == feature) return;
-    if (kept != kNoFeature) AddFeature(accumulator_[p], weights, kept, -1);
-    if (feature != kNoFeature) AddFeature(accumulator_[p], weights, feature, 1);
+    Replaced(accumulator_[p], kept, feature, weights);
     kept = static_cast<std::int16_t>(feature);
+  }
+
+  // `accumulator` with the feature `kept` replaced by `feature` (kNoFeature: none).
+  static void Replaced(Accumulator& accumulator, int kept, int feature, const Weights& weights) {
+    if (kept == feature) return;
+    if (kept != kNoFeature) AddFeature(accumulator, weights, kept, -1);
+    if (feature != kNoFeature) AddFeature(accumulator, weights, feature, 1);
   }
 
   static constexpr std::int16_t kNoFeature = -1;

@@ -235,6 +235,7 @@ absl::StatusOr<std::shared_ptr<const NetworkWeights>> ParseNetworkFile(absl::str
   LineReader in(split.lines, source);
   auto weights = std::make_shared<NetworkWeights>();
   if (absl::Status parsed = ParseInto(in, *weights); !parsed.ok()) return parsed;
+  PackNetwork(*weights);
   if (absl::Status checksum = CheckChecksum(split); !checksum.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat(source, ":", split.lines.size() + 1, ": ", checksum.message()));

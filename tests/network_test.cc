@@ -12,6 +12,7 @@
 #include "search/network_file.h"
 #include "search/pattern_file.h"
 #include "tests/eval_state_check.h"
+#include "tests/reference_games.h"
 #include "tests/test_util.h"
 
 namespace divercite {
@@ -39,6 +40,7 @@ std::shared_ptr<NetworkWeights> RandomNetwork(std::uint64_t seed) {
   weights->output_shift = 7;
   weights->data = "random data";
   weights->fit = "random fit";
+  PackNetwork(*weights);
   return weights;
 }
 
@@ -49,6 +51,48 @@ TEST(NetworkTest, IncrementalEqualsFromScratchAlongRandomGames) {
   ASSERT_NO_FATAL_FAILURE(testing::CheckIncrementalAlongRandomGames(
       EvalWeights{RandomNetwork(3), nullptr}, 200, 3, positions));
   EXPECT_GT(positions, 7000);
+}
+
+// The build's kernels (search/network_simd.h) give the plain loops' value: `weights`'s
+// network on every position of `positions` (not finished), from both accumulators' orders.
+void ExpectKernelsEqualTheReference(const std::vector<Position>& positions,
+                                    const NetworkWeights& weights, int& compared) {
+  for (const Position& position : positions) {
+    if (position.IsGameOver()) continue;
+    const Accumulator first = AccumulatorOf(position, Player::kFirst, weights);
+    const Accumulator second = AccumulatorOf(position, Player::kSecond, weights);
+    ASSERT_EQ(NetworkOutput(first, second, weights),
+              ReferenceNetworkOutput(first, second, weights));
+    ASSERT_EQ(NetworkOutput(second, first, weights),
+              ReferenceNetworkOutput(second, first, weights));
+    ++compared;
+  }
+}
+
+TEST(NetworkTest, KernelsEqualThePlainLoopsOnTheReferenceGames) {
+  int compared = 0;
+  for (const std::vector<std::string>& moves : testing::ReferenceGames(1000)) {
+    std::vector<Position> positions = {Position::Start()};
+    for (const std::string& text : moves) {
+      const absl::StatusOr<Move> move = ParseMove(text);
+      ASSERT_TRUE(move.ok() && positions.back().IsLegal(*move)) << text;
+      positions.push_back(positions.back());
+      positions.back().Play(*move);
+    }
+    ASSERT_NO_FATAL_FAILURE(
+        ExpectKernelsEqualTheReference(positions, *DefaultNetworkWeights(), compared));
+  }
+  EXPECT_GT(compared, 1000);
+}
+
+// Random weights at their extremes reach sums the trained network never does.
+TEST(NetworkTest, KernelsEqualThePlainLoopsWithRandomWeights) {
+  int compared = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    ASSERT_NO_FATAL_FAILURE(ExpectKernelsEqualTheReference(testing::RandomGame(seed),
+                                                           *RandomNetwork(100 + seed), compared));
+  }
+  EXPECT_GT(compared, 1500);
 }
 
 // Every position has 40 piece features from each perspective (each piece on the board or in

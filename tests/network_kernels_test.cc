@@ -1,0 +1,137 @@
+// The network's kernels (search/network_simd.h) against plain loops written here, on random
+// inputs at their extremes. This file is compiled once for each instruction set the kernels
+// have (tests/CMakeLists.txt: one object per -march, each in its own inline namespace); each
+// copy's tests run where this CPU has its instructions and are skipped elsewhere.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "search/network_simd.h"
+
+namespace divercite::simd {
+namespace {
+
+#define DIVERCITE_KERNEL_TEST3(set, name) TEST(NetworkKernels_##set, name)
+#define DIVERCITE_KERNEL_TEST2(set, name) DIVERCITE_KERNEL_TEST3(set, name)
+#define KERNEL_TEST(name) DIVERCITE_KERNEL_TEST2(DIVERCITE_SIMD_NAMESPACE, name)
+
+// Whether this CPU runs what this copy was compiled for.
+bool CpuHasThem() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+#if defined(__AVX512VNNI__)
+  if (!__builtin_cpu_supports("avx512vnni")) return false;
+#endif
+#if defined(__AVX512BW__)
+  if (!__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512vl")) return false;
+#endif
+#if defined(__AVXVNNI__)
+  if (!__builtin_cpu_supports("avxvnni")) return false;
+#endif
+#if defined(__AVX2__)
+  if (!__builtin_cpu_supports("avx2")) return false;
+#endif
+#if defined(__SSSE3__)
+  if (!__builtin_cpu_supports("ssse3")) return false;
+#endif
+#endif
+  return true;
+}
+
+#define SKIP_WITHOUT_THEM() \
+  if (!CpuHasThem()) GTEST_SKIP() << "this CPU lacks " << kInstructionSet << "'s instructions"
+
+// A value in lo..hi, the ends twice as likely as any other (the sums' extremes).
+int Draw(std::mt19937_64& rng, int lo, int hi) {
+  const int pick = static_cast<int>(rng() % static_cast<std::uint64_t>(hi - lo + 5));
+  if (pick < 2) return lo;
+  if (pick < 4) return hi;
+  return lo + (pick - 4);
+}
+
+KERNEL_TEST(AddColumnWrapsAsThePlainLoop) {
+  SKIP_WITHOUT_THEM();
+  std::mt19937_64 rng(1);
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::array<std::int16_t, kLanes16> acc, column;
+    for (int i = 0; i < kLanes16; ++i) {
+      acc[i] = static_cast<std::int16_t>(Draw(rng, -32768, 32767));
+      column[i] = static_cast<std::int16_t>(Draw(rng, -32768, 32767));
+    }
+    std::array<std::int16_t, kLanes16> added = acc, subtracted = acc;
+    AddColumn(added.data(), column.data());
+    AddColumn<true>(subtracted.data(), column.data());
+    for (int i = 0; i < kLanes16; ++i) {
+      ASSERT_EQ(added[i], static_cast<std::int16_t>(acc[i] + column[i])) << i;
+      ASSERT_EQ(subtracted[i], static_cast<std::int16_t>(acc[i] - column[i])) << i;
+    }
+  }
+}
+
+KERNEL_TEST(ClipToBytesKeepsTheOrder) {
+  SKIP_WITHOUT_THEM();
+  std::mt19937_64 rng(2);
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::array<std::int16_t, kLanes16> in;
+    for (std::int16_t& v : in) v = static_cast<std::int16_t>(Draw(rng, -32768, 32767) / 97);
+    std::array<std::uint8_t, kLanes16> out;
+    ClipToBytes(in.data(), out.data());
+    for (int i = 0; i < kLanes16; ++i) ASSERT_EQ(out[i], std::clamp<int>(in[i], 0, 127)) << i;
+  }
+}
+
+KERNEL_TEST(ActivateShiftsAndClipsInOrder) {
+  SKIP_WITHOUT_THEM();
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int shift = Draw(rng, 0, 14);
+    std::array<std::int32_t, kOutputs> sums;
+    for (std::int32_t& v : sums) {
+      // Around the clip's ends mostly, and the int32 extremes.
+      v = rng() % 4 == 0 ? Draw(rng, -2'147'483'647 - 1, 2'147'483'647)
+                         : Draw(rng, -300, 300) * (1 << shift) + Draw(rng, -3, 3);
+    }
+    std::array<std::uint8_t, kOutputs> out;
+    Activate(sums.data(), shift, out.data());
+    for (int j = 0; j < kOutputs; ++j) {
+      ASSERT_EQ(out[j], std::clamp(sums[j] >> shift, 0, 127)) << j << " shift " << shift;
+    }
+  }
+}
+
+// A layer of 16 outputs over `inputs` inputs: packed and summed by the kernel, against the
+// rows' dot products.
+void CheckLayer(int inputs, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<std::int16_t> rows(kOutputs * inputs);
+    for (std::int16_t& w : rows) w = static_cast<std::int16_t>(Draw(rng, -127, 127));
+    std::vector<std::uint8_t> in(inputs);
+    for (std::uint8_t& x : in) x = static_cast<std::uint8_t>(Draw(rng, 0, 127));
+    std::array<std::int32_t, kOutputs> sums, expected;
+    for (int j = 0; j < kOutputs; ++j) {
+      sums[j] = expected[j] = Draw(rng, -1'000'000'000, 1'000'000'000);
+      for (int i = 0; i < inputs; ++i) expected[j] += in[i] * rows[j * inputs + i];
+    }
+    std::vector<std::int8_t> blocks(kOutputs * inputs);
+    PackLayer(rows.data(), inputs, blocks.data());
+    AddLayer(in.data(), inputs, blocks.data(), sums.data());
+    ASSERT_EQ(sums, expected) << "trial " << trial;
+  }
+}
+
+KERNEL_TEST(TheFirstHiddenLayerEqualsItsDotProducts) {
+  SKIP_WITHOUT_THEM();
+  CheckLayer(64, 3);
+}
+
+KERNEL_TEST(TheSecondHiddenLayerEqualsItsDotProducts) {
+  SKIP_WITHOUT_THEM();
+  CheckLayer(16, 4);
+}
+
+}  // namespace
+}  // namespace divercite::simd
