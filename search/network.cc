@@ -55,6 +55,8 @@ static_assert(network::kHidden1 == simd::kOutputs && network::kHidden2 == simd::
 
 }  // namespace
 
+const char* NetworkKernels() { return simd::kInstructionSet; }
+
 void PackNetwork(NetworkWeights& weights) {
   simd::PackLayer(weights.hidden1[0].data(), 2 * network::kAccumulator,
                   weights.hidden1_blocks.data());

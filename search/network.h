@@ -98,6 +98,10 @@ inline void AddFeature(Accumulator& accumulator, const NetworkWeights& weights, 
 // instruction set (search/network_simd.h); the weights packed (PackNetwork).
 int NetworkOutput(const Accumulator& us, const Accumulator& them, const NetworkWeights& weights);
 
+// The instruction set of the network's kernels in this build: "avx512_vnni", "avx2",
+// "ssse3", "wasm_simd128", "plain", ... (search/network_simd.h).
+const char* NetworkKernels();
+
 // The same value by plain loops over the rows: the reference the kernels are tested against.
 int ReferenceNetworkOutput(const Accumulator& us, const Accumulator& them,
                            const NetworkWeights& weights);

@@ -72,7 +72,7 @@ TEST(CommandLine, ARefusedCommandExitsWithFailure) {
 TEST(CommandLine, VersionNamesTheBuild) {
   const EngineRun run = RunEngine({"--version"});
   EXPECT_EQ(run.exit_code, 0);
-  ASSERT_EQ(run.lines.size(), 2u);
+  ASSERT_EQ(run.lines.size(), 3u);
   EXPECT_TRUE(absl::StartsWith(run.lines[0], "divercite ")) << run.lines[0];
   EXPECT_TRUE(absl::StartsWith(run.lines[1], "built by GCC ") ||
               absl::StartsWith(run.lines[1], "built by Clang "))
@@ -80,6 +80,7 @@ TEST(CommandLine, VersionNamesTheBuild) {
   EXPECT_TRUE(absl::StrContains(run.lines[1], " for native") ||
               absl::StrContains(run.lines[1], " for x86-64"))
       << run.lines[1];
+  EXPECT_TRUE(absl::StartsWith(run.lines[2], "network kernels: ")) << run.lines[2];
 
   // The protocol's `id name` names the same version.
   const std::string version = run.lines[0].substr(std::string("divercite ").size());

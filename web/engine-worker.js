@@ -68,6 +68,17 @@ self.onmessage = (event) => {
   }
 };
 
+// The engine's search runs WebAssembly SIMD (128-bit) instructions, which every current
+// browser runs; an older one would only fail to compile the module. This module of one SIMD
+// instruction (i8x16.popcnt of a splat) validates only where they run.
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2,
+  1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+if (!WebAssembly.validate(SIMD_PROBE)) {
+  fail('this browser does not run WebAssembly SIMD, which the engine needs: Chrome or Edge 91, ' +
+    'Firefox 89, Safari 16.4 or later run it');
+  throw new Error('no WebAssembly SIMD');
+}
+
 try {
   importScripts(here(`${build}.js`));
 } catch (error) {

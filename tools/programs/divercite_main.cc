@@ -5,6 +5,7 @@
 #include <string>
 
 #include "absl/strings/str_join.h"
+#include "search/network.h"
 #include "tools/uci/build_info.h"
 #include "tools/uci/protocol.h"
 
@@ -13,7 +14,8 @@ namespace {
 void PrintVersion() {
   std::cout << "divercite " << divercite::EngineVersion() << "\n"
             << "built by " << divercite::CompilerDescription() << " for "
-            << divercite::InstructionSetLevel() << "\n";
+            << divercite::InstructionSetLevel() << "\n"
+            << "network kernels: " << divercite::NetworkKernels() << "\n";
 }
 
 void PrintHelp() {
@@ -30,7 +32,8 @@ void PrintHelp() {
                "  divercite go perft 4     move-tree counts from the start position\n"
                "  divercite go depth 10    a search of the start position\n"
                "\n"
-               "  --version   the version, the compiler and the instruction-set level\n"
+               "  --version   the version, the compiler, the instruction-set level and the\n"
+               "              network's kernels\n"
                "  --help      this text\n";
 }
 
