@@ -197,6 +197,12 @@ inline void Activate(const std::int32_t* sums, int shift, std::uint8_t* out) {
 inline void AddLayer(const std::uint8_t* in, int inputs, const std::int8_t* blocks,
                      std::int32_t* sums) {
   const int chunks = inputs / kChunk;
+#if defined(__GNUC__) && (defined(DIVERCITE_SIMD_AVX512) || defined(DIVERCITE_SIMD_AVX2))
+  // The inputs read again from memory: each chunk's broadcast is then a load (vpbroadcastd
+  // from memory), where the compiler would otherwise take it out of a register with two
+  // shuffles, on the port the multiply-adds' broadcasts share.
+  asm volatile("" : : "r"(in) : "memory");
+#endif
 #if defined(DIVERCITE_SIMD_AVX512)
   // Four chains of sums (a multiply-add waits for the one before it on its register), added
   // at the end; the layers' chunks come in fours.
