@@ -71,6 +71,22 @@ class CityCells {
     return any;
   }
 
+  // Cell i's patterns, as Patterns() would make them after `mover` plays `move` (`holdings`:
+  // which colours each player holds after it), without playing it: what a child's evaluation
+  // reads.
+  bool PatternsAfter(int i, Move move, Player mover, const Holdings& holdings,
+                     int pattern[kNumPlayers], int sign[kNumPlayers]) const {
+    int code = code_[i], state = state_[i];
+    if ((patterns::kCityCellsTouched[move.cell()] >> i) & 1) {
+      if (move.kind() == Kind::kResource) {
+        code += patterns::kPowerOf5[Index(move.colour())];
+      } else {
+        state = BuiltCityState(mover, move.colour());
+      }
+    }
+    return CityCellPatterns(code, state, holdings, pattern, sign);
+  }
+
   // The cells whose patterns must be made again after `mover` plays `move`, and `holdings`
   // (this position's) become the child's. The cell of the move touches its city or the cities
   // around it; a colour a player gives up for good changes what the cells that read it see.

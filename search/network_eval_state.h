@@ -38,7 +38,7 @@ class NetworkEvalState {
   NetworkEvalState After(const Position& child, Move move, const Weights& weights) const {
     NetworkEvalState next = *this;
     const Player mover = Opponent(child.SideToMove());
-    next.PlayPiece(move, mover, weights);
+    PlayPiece(next.accumulator_, move, mover, next.cells_.holdings(), weights);
     for (unsigned cells = next.cells_.Play(move, mover); cells; cells &= cells - 1) {
       next.SetCell(std::countr_zero(cells), weights);
     }
@@ -59,36 +59,15 @@ class NetworkEvalState {
   int EvaluateAfter(const Position& child, Move move, const Weights& weights) const {
     const Player mover = Opponent(child.SideToMove());
     std::array<Accumulator, kNumPlayers> accumulator = accumulator_;
-    const Holdings& now = cells_.holdings();
-    const int colour = Index(move.colour());
-    const bool resource = move.kind() == Kind::kResource;
-    const int in_hand =
-        resource ? now.resource_count[Index(mover)][colour] : now.city_count[Index(mover)][colour];
-    for (const Player perspective : {Player::kFirst, Player::kSecond}) {
-      const bool theirs = mover != perspective;
-      Accumulator& sum = accumulator[Index(perspective)];
-      AddFeature(sum, weights, network::BoardFeature(move.cell(), theirs, move.colour()), 1);
-      AddFeature(sum, weights, network::HandFeature(theirs, move.kind(), move.colour(), in_hand),
-                 -1);
-    }
+    PlayPiece(accumulator, move, mover, cells_.holdings(), weights);
     // The cells whose patterns change, as CityCells::Play() would leave them.
-    Holdings holdings = now;
+    Holdings holdings = cells_.holdings();
     unsigned redo = cells_.Redo(move, mover, holdings);
-    const unsigned touched = patterns::kCityCellsTouched[move.cell()];
-    const int built = BuiltCityState(mover, move.colour());
     unsigned three[kNumPlayers] = {cells_.threes(0) & ~redo, cells_.threes(1) & ~redo};
     for (; redo; redo &= redo - 1) {
       const int i = std::countr_zero(redo);
-      int code = cells_.code(i), state = cells_.state(i);
-      if ((touched >> i) & 1) {
-        if (resource) {
-          code += patterns::kPowerOf5[colour];
-        } else {
-          state = built;
-        }
-      }
       int pattern[kNumPlayers], sign[kNumPlayers];
-      const bool any = CityCellPatterns(code, state, holdings, pattern, sign);
+      const bool any = cells_.PatternsAfter(i, move, mover, holdings, pattern, sign);
       if (any && IsOwnedOpenThree(pattern[0])) three[sign[0] > 0 ? 0 : 1] |= 1u << i;
       for (int p = 0; p < kNumPlayers; ++p) {
         const int feature = any ? network::PatternFeature(pattern[p], sign[p]) : kNoFeature;
@@ -109,15 +88,16 @@ class NetworkEvalState {
   }
 
  private:
-  // The move's piece leaves `mover`'s hand for the board, in both perspectives.
-  void PlayPiece(Move move, Player mover, const Weights& weights) {
+  // The move's piece leaves `mover`'s hand (`holdings`: before the move) for the board, in
+  // both perspectives' `accumulators`.
+  static void PlayPiece(std::array<Accumulator, kNumPlayers>& accumulators, Move move, Player mover,
+                        const Holdings& holdings, const Weights& weights) {
     const int p = Index(mover);
     const int colour = Index(move.colour());
-    const Holdings& holdings = cells_.holdings();
     const int in_hand = move.kind() == Kind::kResource ? holdings.resource_count[p][colour]
                                                        : holdings.city_count[p][colour];
     for (const Player perspective : {Player::kFirst, Player::kSecond}) {
-      Accumulator& accumulator = accumulator_[Index(perspective)];
+      Accumulator& accumulator = accumulators[Index(perspective)];
       const bool theirs = mover != perspective;
       AddFeature(accumulator, weights, network::BoardFeature(move.cell(), theirs, move.colour()),
                  1);

@@ -71,26 +71,15 @@ class PatternEvalState {
   int SumAfter(const Position& child, Move move, unsigned redo, const Holdings& holdings,
                const int cities_held[], const Weights& weights) const {
     const int me = Index(child.SideToMove());
-    const int colour = Index(move.colour());
-    const bool resource = move.kind() == Kind::kResource;
-    const unsigned touched = patterns::kCityCellsTouched[move.cell()];
-    const int new_state = BuiltCityState(Opponent(child.SideToMove()), move.colour());
+    const Player mover = Opponent(child.SideToMove());
     int start = start_sum_[me], end = end_sum_[me];
     unsigned three[kNumPlayers] = {cells_.threes(0) & ~redo, cells_.threes(1) & ~redo};
     for (; redo; redo &= redo - 1) {
       const int i = std::countr_zero(redo);
       start -= start_[i][me];
       end -= end_[i][me];
-      int code = cells_.code(i), state = cells_.state(i);
-      if ((touched >> i) & 1) {
-        if (resource) {
-          code += patterns::kPowerOf5[colour];
-        } else {
-          state = new_state;
-        }
-      }
       int pattern[kNumPlayers], sign[kNumPlayers];
-      if (CityCellPatterns(code, state, holdings, pattern, sign)) {
+      if (cells_.PatternsAfter(i, move, mover, holdings, pattern, sign)) {
         const PatternWeights::Value value = weights.values[pattern[me]];
         start += sign[me] * value.start;
         end += sign[me] * value.end;
