@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import shutil
+import sqlite3
 import tempfile
 import unittest
 from pathlib import Path
@@ -186,27 +187,28 @@ class ArenaProcessTest(unittest.TestCase):
                 self.assertTrue(game["set_aside"].startswith("worker overloaded: "), game)
         self.server.stop()
 
-    def game_states(self):
-        """{id: status} of every game in the database (read by the test, not the API: the
-        queued ones too)."""
-        import sqlite3
+    def rows(self, query: str):
+        """The rows of `query` on the arena's database (read by the test, not the API: the
+        queued games too)."""
         with sqlite3.connect(self.folder / "arena.sqlite3", timeout=30) as connection:
-            return dict(connection.execute("SELECT id, status FROM arena_game"))
+            return connection.execute(query).fetchall()
+
+    def game_states(self):
+        """{id: status} of every game in the database."""
+        return dict(self.rows("SELECT id, status FROM arena_game"))
 
     def situation(self) -> str:
         """Every game as the database has it, then the arena's last lines: what a failed
         wait shows."""
-        import sqlite3
-        with sqlite3.connect(self.folder / "arena.sqlite3", timeout=30) as connection:
-            games = connection.execute(
-                "SELECT g.id, g.purpose, e1.name, e2.name, g.status, g.attempts, g.worker,"
-                " g.queued, g.started, g.ended, g.termination, g.reason, g.set_aside"
-                " FROM arena_game g"
-                " JOIN arena_version v1 ON v1.id = g.p1_id"
-                " JOIN arena_entry e1 ON e1.id = v1.entry_id"
-                " JOIN arena_version v2 ON v2.id = g.p2_id"
-                " JOIN arena_entry e2 ON e2.id = v2.entry_id"
-                " ORDER BY g.id").fetchall()
+        games = self.rows(
+            "SELECT g.id, g.purpose, e1.name, e2.name, g.status, g.attempts, g.worker,"
+            " g.queued, g.started, g.ended, g.termination, g.reason, g.set_aside"
+            " FROM arena_game g"
+            " JOIN arena_version v1 ON v1.id = g.p1_id"
+            " JOIN arena_entry e1 ON e1.id = v1.entry_id"
+            " JOIN arena_version v2 ON v2.id = g.p2_id"
+            " JOIN arena_entry e2 ON e2.id = v2.entry_id"
+            " ORDER BY g.id")
         lines = [" | ".join(str(field)[:160] for field in game) for game in games]
         return ("games (id | purpose | p1 | p2 | status | attempts | worker | queued | started"
                 " | ended | termination | reason | set aside):\n" + "\n".join(lines)
