@@ -61,6 +61,9 @@ void PackNetwork(NetworkWeights& weights) {
   simd::PackLayer(weights.hidden1[0].data(), 2 * network::kAccumulator,
                   weights.hidden1_blocks.data());
   simd::PackLayer(weights.hidden2[0].data(), network::kHidden1, weights.hidden2_blocks.data());
+  weights.hidden1_per_sum =
+      simd::ChunksPerSum(weights.hidden1[0].data(), 2 * network::kAccumulator);
+  weights.hidden2_per_sum = simd::ChunksPerSum(weights.hidden2[0].data(), network::kHidden1);
   weights.packed = true;
 }
 
@@ -71,12 +74,12 @@ int NetworkOutput(const Accumulator& us, const Accumulator& them, const NetworkW
   simd::ClipToBytes(us.data(), input);
   simd::ClipToBytes(them.data(), input + kAccumulator);
   std::int32_t sums[simd::kOutputs];
-  std::copy(weights.hidden1_bias.begin(), weights.hidden1_bias.end(), sums);
-  simd::AddLayer(input, 2 * kAccumulator, weights.hidden1_blocks.data(), sums);
+  simd::AddLayer(input, 2 * kAccumulator, weights.hidden1_blocks.data(),
+                 weights.hidden1_bias.data(), sums, weights.hidden1_per_sum);
   std::uint8_t first[kHidden1];
   simd::Activate(sums, kHiddenShift, first);
-  std::copy(weights.hidden2_bias.begin(), weights.hidden2_bias.end(), sums);
-  simd::AddLayer(first, kHidden1, weights.hidden2_blocks.data(), sums);
+  simd::AddLayer(first, kHidden1, weights.hidden2_blocks.data(), weights.hidden2_bias.data(), sums,
+                 weights.hidden2_per_sum);
   std::uint8_t second[kHidden2];
   simd::Activate(sums, kHiddenShift, second);
   return OutputLayer(second, weights);

@@ -77,6 +77,9 @@ struct NetworkWeights {
   // from the rows above by PackNetwork(), which whoever fills the rows calls.
   std::array<std::int8_t, 2 * network::kAccumulator * network::kHidden1> hidden1_blocks{};
   std::array<std::int8_t, network::kHidden1 * network::kHidden2> hidden2_blocks{};
+  // How many chunks of each hidden layer the kernels sum in int16 (simd::ChunksPerSum).
+  int hidden1_per_sum = 1;
+  int hidden2_per_sum = 1;
   bool packed = false;
 };
 

@@ -108,35 +108,74 @@ KERNEL_TEST(ActivateShiftsAndClipsInOrder) {
   }
 }
 
-// A layer of 16 outputs over `inputs` inputs: packed and summed by the kernel, against the
-// rows' dot products.
-void CheckLayer(int inputs, std::uint64_t seed) {
+// A layer of 16 outputs over `inputs` inputs, its weights within +/- max_weight: packed and
+// summed by the kernel, with each number of chunks summed in int16 that ChunksPerSum allows,
+// against the rows' dot products. The inputs are at their ends (0 or 127) half the time, where
+// the int16 sums are largest. Returns the largest ChunksPerSum seen (the weights' range sets
+// how many chunks are ever summed in int16: with +/- 127, one; with +/- 4, all 16).
+int CheckLayer(int inputs, std::uint64_t seed, int max_weight) {
   std::mt19937_64 rng(seed);
+  int largest = 0;
   for (int trial = 0; trial < 2000; ++trial) {
     std::vector<std::int16_t> rows(kOutputs * inputs);
-    for (std::int16_t& w : rows) w = static_cast<std::int16_t>(Draw(rng, -127, 127));
+    for (std::int16_t& w : rows) w = static_cast<std::int16_t>(Draw(rng, -max_weight, max_weight));
     std::vector<std::uint8_t> in(inputs);
-    for (std::uint8_t& x : in) x = static_cast<std::uint8_t>(Draw(rng, 0, 127));
-    std::array<std::int32_t, kOutputs> sums, expected;
+    const bool at_ends = trial % 2 == 0;
+    for (std::uint8_t& x : in) {
+      x = static_cast<std::uint8_t>(at_ends ? 127 * (rng() % 2) : Draw(rng, 0, 127));
+    }
+    std::array<std::int32_t, kOutputs> bias, expected;
     for (int j = 0; j < kOutputs; ++j) {
-      sums[j] = expected[j] = Draw(rng, -1'000'000'000, 1'000'000'000);
+      bias[j] = expected[j] = Draw(rng, -1'000'000'000, 1'000'000'000);
       for (int i = 0; i < inputs; ++i) expected[j] += in[i] * rows[j * inputs + i];
     }
     std::vector<std::int8_t> blocks(kOutputs * inputs);
     PackLayer(rows.data(), inputs, blocks.data());
-    AddLayer(in.data(), inputs, blocks.data(), sums.data());
-    ASSERT_EQ(sums, expected) << "trial " << trial;
+    const int per_sum = ChunksPerSum(rows.data(), inputs);
+    largest = std::max(largest, per_sum);
+    for (int n = 1; n <= per_sum; n *= 2) {
+      std::array<std::int32_t, kOutputs> sums;
+      AddLayer(in.data(), inputs, blocks.data(), bias.data(), sums.data(), n);
+      if (sums != expected) {
+        ADD_FAILURE() << "trial " << trial << ", " << n << " chunks summed in int16";
+        return largest;
+      }
+    }
   }
+  return largest;
 }
 
 KERNEL_TEST(TheFirstHiddenLayerEqualsItsDotProducts) {
   SKIP_WITHOUT_THEM();
-  CheckLayer(64, 3);
+  EXPECT_EQ(CheckLayer(64, 3, 127), 1);
+  EXPECT_GE(CheckLayer(64, 6, 20), 2);
+  EXPECT_EQ(CheckLayer(64, 7, 4), 16);
 }
 
 KERNEL_TEST(TheSecondHiddenLayerEqualsItsDotProducts) {
   SKIP_WITHOUT_THEM();
-  CheckLayer(16, 4);
+  EXPECT_EQ(CheckLayer(16, 4, 127), 1);
+  EXPECT_GE(CheckLayer(16, 8, 12), 2);
+  EXPECT_EQ(CheckLayer(16, 9, 4), 4);
+}
+
+// A lane's weights over n chunks may sum to 258 either way (127 x 258 = 32,766), not 259.
+KERNEL_TEST(ChunksPerSumStopsWhereALaneCouldOverflow) {
+  constexpr int kInputs = 16;  // 4 chunks
+  for (const int sign : {1, -1}) {
+    std::array<std::int16_t, kOutputs * kInputs> rows{};
+    // Output 5's second lane (inputs 4c + 2 and 4c + 3) over chunks 0 and 1: 258.
+    std::int16_t* row = rows.data() + 5 * kInputs;
+    row[2] = row[3] = static_cast<std::int16_t>(65 * sign);
+    row[6] = row[7] = static_cast<std::int16_t>(64 * sign);
+    EXPECT_EQ(ChunksPerSum(rows.data(), kInputs), 4) << sign;
+    row[10] = static_cast<std::int16_t>(sign);  // chunk 2: the four chunks sum to 259
+    EXPECT_EQ(ChunksPerSum(rows.data(), kInputs), 2) << sign;
+    row[6] = static_cast<std::int16_t>(65 * sign);  // chunks 0 and 1: 259
+    EXPECT_EQ(ChunksPerSum(rows.data(), kInputs), 1) << sign;
+    row[10] = static_cast<std::int16_t>(-sign);  // the other sign does not make room
+    EXPECT_EQ(ChunksPerSum(rows.data(), kInputs), 1) << sign;
+  }
 }
 
 }  // namespace

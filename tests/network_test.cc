@@ -19,7 +19,8 @@ namespace divercite {
 namespace {
 
 // A network with a distinct random value everywhere, so that a wrong feature shows.
-std::shared_ptr<NetworkWeights> RandomNetwork(std::uint64_t seed) {
+// A network of random weights, the hidden layers' within +/- hidden_limit.
+std::shared_ptr<NetworkWeights> RandomNetwork(std::uint64_t seed, int hidden_limit = 127) {
   auto weights = std::make_shared<NetworkWeights>();
   std::mt19937_64 rng(seed);
   auto value = [&](int limit) { return static_cast<int>(rng() % (2 * limit + 1)) - limit; };
@@ -28,11 +29,11 @@ std::shared_ptr<NetworkWeights> RandomNetwork(std::uint64_t seed) {
   }
   for (std::int16_t& v : weights->feature_bias) v = static_cast<std::int16_t>(value(60));
   for (auto& row : weights->hidden1) {
-    for (std::int16_t& v : row) v = static_cast<std::int16_t>(value(127));
+    for (std::int16_t& v : row) v = static_cast<std::int16_t>(value(hidden_limit));
   }
   for (std::int32_t& v : weights->hidden1_bias) v = value(20000);
   for (auto& row : weights->hidden2) {
-    for (std::int16_t& v : row) v = static_cast<std::int16_t>(value(127));
+    for (std::int16_t& v : row) v = static_cast<std::int16_t>(value(hidden_limit));
   }
   for (std::int32_t& v : weights->hidden2_bias) v = value(20000);
   for (std::int16_t& v : weights->output) v = static_cast<std::int16_t>(value(127));
@@ -85,14 +86,19 @@ TEST(NetworkTest, KernelsEqualThePlainLoopsOnTheReferenceGames) {
   EXPECT_GT(compared, 1000);
 }
 
-// Random weights at their extremes reach sums the trained network never does.
+// Random weights at their extremes reach sums the trained network never does; small ones let
+// the kernels sum several chunks in int16 (simd::ChunksPerSum), as the trained network's do.
 TEST(NetworkTest, KernelsEqualThePlainLoopsWithRandomWeights) {
   int compared = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
-    ASSERT_NO_FATAL_FAILURE(ExpectKernelsEqualTheReference(testing::RandomGame(seed),
-                                                           *RandomNetwork(100 + seed), compared));
+    const std::shared_ptr<NetworkWeights> weights =
+        RandomNetwork(100 + seed, seed % 2 == 0 ? 127 : 4 + static_cast<int>(seed % 7));
+    ASSERT_NO_FATAL_FAILURE(
+        ExpectKernelsEqualTheReference(testing::RandomGame(seed), *weights, compared));
   }
   EXPECT_GT(compared, 1500);
+  EXPECT_EQ(RandomNetwork(1, 127)->hidden1_per_sum, 1);
+  EXPECT_EQ(RandomNetwork(1, 4)->hidden1_per_sum, 16);
 }
 
 // Every position has 40 piece features from each perspective (each piece on the board or in
