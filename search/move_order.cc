@@ -58,10 +58,7 @@ void MoveHistory::RecordCutoff(Player player, int ply, Move move, int depth,
   for (const Move quiet : tried) {
     if (quiet == move) {
       Nudge(player, move, bonus);
-      if (killers_[ply][0] != move) {
-        killers_[ply][1] = killers_[ply][0];
-        killers_[ply][0] = move;
-      }
+      RecordKiller(ply, move);
     } else {
       Nudge(player, quiet, -bonus);
     }

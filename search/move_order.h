@@ -51,6 +51,15 @@ class MoveHistory {
   }
   // `move` caused a cutoff at `depth` after the quiet moves `tried` failed.
   void RecordCutoff(Player player, int ply, Move move, int depth, const MoveList& tried);
+  // The last two moves that caused a cutoff at `ply` (Move::None() while there are none).
+  const std::array<Move, 2>& Killers(int ply) const { return killers_[ply]; }
+  // `move` caused a cutoff at `ply`: the first killer, the former first the second.
+  void RecordKiller(int ply, Move move) {
+    if (killers_[ply][0] != move) {
+      killers_[ply][1] = killers_[ply][0];
+      killers_[ply][0] = move;
+    }
+  }
 
  private:
   static constexpr int kHistoryLimit = 1 << 14;

@@ -101,7 +101,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   // Step 3a. Frontier nodes evaluate their children directly: more nodes, but no table or
   // ordering cost (measured: see NOTES.md, "Frontier nodes").
   if (depth == 1 && !solving && !pv_node && ply > 0) {
-    return FrontierSearch(position, StateOf(position, link), beta);
+    return FrontierSearch(position, StateOf(position, link), beta, ply);
   }
 
   // Step 4. Transposition table. Entries with depth >= plies left are exact solves, valid at
@@ -255,10 +255,26 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
 }
 
 // A null-window node one ply above the horizon: the best evaluation after one move, stopping
-// at the first that reaches beta. Moves that gain points now are tried first.
+// at the first that reaches beta. The killers of this ply first (a move that ended a sibling
+// often ends this node too: see NOTES.md, "Killers at the frontier"), then the moves that can
+// gain points now.
 template <EvalStateOf State>
-int Worker::FrontierSearch(const Position& position, const State& eval, int beta) {
+int Worker::FrontierSearch(const Position& position, const State& eval, int beta, int ply) {
   int best = -kInfiniteValue;
+  const typename State::Weights& weights = Weights<State>();
+  // The child's value, kept in `best`; true when it reaches beta.
+  auto try_move = [&](Move move) {
+    Position child = position;
+    child.Play(move);
+    CountNode();
+    best = std::max(
+        best, child.IsGameOver() ? -FinalValue(child) : -eval.EvaluateAfter(child, move, weights));
+    return best >= beta;
+  };
+  const std::array<Move, 2> killers = history_.Killers(ply);
+  for (const Move killer : killers) {
+    if (!killer.IsNone() && position.IsLegal(killer) && try_move(killer)) return best;
+  }
   // Only a move next to a piece can score or spoil: those first, then the others, each group
   // in generation order (colour, kind, cell), generated straight from the cells of each group.
   // The children's evaluations are incremental from this node's patterns.
@@ -267,7 +283,6 @@ int Worker::FrontierSearch(const Position& position, const State& eval, int beta
   for (Bitboard pieces = occupied; pieces;) next_to_pieces |= Neighbours(PopLowestCell(pieces));
   const Bitboard empty = position.Empty();
   const Player us = position.SideToMove();
-  const typename State::Weights& weights = Weights<State>();
   for (const Bitboard group : {empty & next_to_pieces, empty & ~next_to_pieces}) {
     for (int c = 0; c < kNumColours; ++c) {
       const Colour colour = static_cast<Colour>(c);
@@ -275,12 +290,11 @@ int Worker::FrontierSearch(const Position& position, const State& eval, int beta
         if (position.PiecesLeft(us, kind, colour) == 0) continue;
         for (Bitboard cells = group & CellsOfKind(kind); cells;) {
           const Move move(PopLowestCell(cells), colour);
-          Position child = position;
-          child.Play(move);
-          CountNode();
-          best = std::max(best, child.IsGameOver() ? -FinalValue(child)
-                                                   : -eval.EvaluateAfter(child, move, weights));
-          if (best >= beta) return best;
+          if (move == killers[0] || move == killers[1]) continue;
+          if (try_move(move)) {
+            history_.RecordKiller(ply, move);
+            return best;
+          }
         }
       }
     }

@@ -103,7 +103,7 @@ class Worker {
              int alpha, int beta, int depth, int ply, bool pv_node);
   // A null-window node one ply above the horizon.
   template <EvalStateOf State>
-  int FrontierSearch(const Position& position, const State& eval, int beta);
+  int FrontierSearch(const Position& position, const State& eval, int beta, int ply);
   template <EvalStateOf State>
   const typename State::Weights& Weights() const {
     return WeightsFor<State>(shared_.eval_weights);

@@ -208,6 +208,37 @@ TEST(SearchTest, ShallowSearchesReturnLegalMovesEverywhere) {
   }
 }
 
+// The evaluation's negamax to `depth` plies, the game's end scored as the search scores it.
+// At the root, as the search, one move of each class of symmetric moves (DistinctMoves): the
+// network's evaluation of two symmetric positions may differ.
+int PlainNegamax(const Position& position, int depth, bool root = true) {
+  if (position.IsGameOver()) return FinalValue(position);
+  if (depth == 0) return Evaluate(position, DefaultEvalWeights());
+  int best = -kInfiniteValue;
+  for (const Move move : root ? DistinctMoves(position) : LegalMoves(position)) {
+    Position child = position;
+    child.Play(move);
+    best = std::max(best, -PlainNegamax(child, depth - 1, false));
+  }
+  return best;
+}
+
+// Two plies, short of the end: the root's children are frontier nodes, which try this ply's
+// killers first and stop at the first child that reaches beta; the value is the negamax's.
+TEST(SearchTest, TwoPliesShortOfTheEndGiveTheNegamaxValue) {
+  int compared = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    const std::vector<Position> game = testing::RandomGame(seed);
+    for (std::size_t ply = 0; ply + 3 < game.size(); ++ply) {
+      const Position& position = game[ply];
+      ASSERT_EQ(SearchToDepth(position, 2).best.score, PlainNegamax(position, 2))
+          << "seed " << seed << " ply " << ply;
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 400);
+}
+
 TEST(SearchTest, FinishedGameHasNoMove) {
   const Position finished = testing::RandomGame(3).back();
   EXPECT_TRUE(SearchToDepth(finished, 5).best.move.IsNone());
