@@ -5,17 +5,15 @@
 //   build/bin/divercite-bench --benchmark_repetitions=5 --benchmark_report_aggregates_only
 #include <cstdint>
 #include <random>
-#include <type_traits>
 #include <vector>
 
 #include "benchmark/benchmark.h"
 #include "engine/movegen.h"
 #include "engine/position.h"
 #include "perft/perft.h"
-#include "search/eval_state.h"
-#include "search/evaluation.h"
 #include "search/network.h"
-#include "search/pattern_file.h"
+#include "search/network_eval_state.h"
+#include "search/network_file.h"
 
 namespace divercite {
 namespace {
@@ -50,33 +48,26 @@ void BM_Holdings(benchmark::State& state) {
 }
 BENCHMARK(BM_Holdings);
 
-// The evaluations benchmarked: the network (the default) and the pattern tables, by the
-// benchmark's argument, named in its label.
-const EvalWeights& WeightsOf(benchmark::State& state) {
-  static const EvalWeights patterns{nullptr, DefaultPatternWeightsShared()};
-  const bool network = state.range(0) == 0;
-  state.SetLabel(network ? "network" : "patterns");
-  return network ? DefaultEvalWeights() : patterns;
-}
-
 // One item = one position evaluated from scratch.
 void BM_Evaluate(benchmark::State& state) {
   const std::vector<Position>& positions = SamplePositions();
-  const EvalWeights& weights = WeightsOf(state);
+  const NetworkWeights& weights = *DefaultNetworkWeights();
   std::size_t i = 0;
   for (auto _ : state) {
-    if (!positions[i].IsGameOver()) benchmark::DoNotOptimize(Evaluate(positions[i], weights));
+    if (!positions[i].IsGameOver()) {
+      benchmark::DoNotOptimize(EvaluateNetwork(positions[i], weights));
+    }
     if (++i == positions.size()) i = 0;
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_Evaluate)->Arg(0)->Arg(1);
+BENCHMARK(BM_Evaluate);
 
 // One item = the network's layers after the accumulators (what every evaluation costs beyond
 // the accumulators' updates).
 void BM_NetworkOutput(benchmark::State& state) {
   const std::vector<Position>& positions = SamplePositions();
-  const NetworkWeights& weights = *DefaultEvalWeights().network;
+  const NetworkWeights& weights = *DefaultNetworkWeights();
   std::vector<std::array<Accumulator, 2>> accumulators;
   for (const Position& position : positions) {
     const Player us = position.SideToMove();
@@ -93,53 +84,52 @@ void BM_NetworkOutput(benchmark::State& state) {
 BENCHMARK(BM_NetworkOutput);
 
 // Calls per_child(parent's state, child, move, weights) for every legal move of one sample
-// position an iteration, one item each, with the evaluation state of the benchmark's weights
-// (Arg: 0 the network, 1 the patterns); the parents' states are made outside the timing.
+// position an iteration, one item each; the parents' states are made outside the timing.
 // `finished_too`: children that end the game count as well.
 template <typename PerChild>
 void TimeChildren(benchmark::State& state, bool finished_too, PerChild per_child) {
-  WithEvalState(WeightsOf(state), [&]<typename State>(std::type_identity<State>,
-                                                      const typename State::Weights& weights) {
-    const std::vector<Position>& positions = SamplePositions();
-    std::vector<State> states;
-    std::vector<MoveList> moves;
-    for (const Position& position : positions) {
-      states.emplace_back(position, weights);
-      moves.push_back(LegalMoves(position));
+  const NetworkWeights& weights = *DefaultNetworkWeights();
+  const std::vector<Position>& positions = SamplePositions();
+  std::vector<NetworkEvalState> states;
+  std::vector<MoveList> moves;
+  for (const Position& position : positions) {
+    states.emplace_back(position, weights);
+    moves.push_back(LegalMoves(position));
+  }
+  std::int64_t items = 0;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    for (const Move move : moves[i]) {
+      Position child = positions[i];
+      child.Play(move);
+      if (!finished_too && child.IsGameOver()) continue;
+      per_child(states[i], child, move, weights);
+      ++items;
     }
-    std::int64_t items = 0;
-    std::size_t i = 0;
-    for (auto _ : state) {
-      for (const Move move : moves[i]) {
-        Position child = positions[i];
-        child.Play(move);
-        if (!finished_too && child.IsGameOver()) continue;
-        per_child(states[i], child, move, weights);
-        ++items;
-      }
-      if (++i == positions.size()) i = 0;
-    }
-    state.SetItemsProcessed(items);
-  });
+    if (++i == positions.size()) i = 0;
+  }
+  state.SetItemsProcessed(items);
 }
 
 // One item = one child evaluated from its parent's state (the frontier's way).
 void BM_EvaluateChildren(benchmark::State& state) {
   TimeChildren(state, false,
-               [](const auto& parent, const Position& child, Move move, const auto& weights) {
+               [](const NetworkEvalState& parent, const Position& child, Move move,
+                  const NetworkWeights& weights) {
                  benchmark::DoNotOptimize(parent.EvaluateAfter(child, move, weights));
                });
 }
-BENCHMARK(BM_EvaluateChildren)->Arg(0)->Arg(1);
+BENCHMARK(BM_EvaluateChildren);
 
 // One item = one child's state made from its parent's (an interior node's way).
 void BM_EvalStateAfter(benchmark::State& state) {
   TimeChildren(state, true,
-               [](const auto& parent, const Position& child, Move move, const auto& weights) {
+               [](const NetworkEvalState& parent, const Position& child, Move move,
+                  const NetworkWeights& weights) {
                  benchmark::DoNotOptimize(parent.After(child, move, weights));
                });
 }
-BENCHMARK(BM_EvalStateAfter)->Arg(0)->Arg(1);
+BENCHMARK(BM_EvalStateAfter);
 
 void BM_GenerateMoves(benchmark::State& state) {
   const std::vector<Position>& positions = SamplePositions();

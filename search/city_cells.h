@@ -1,4 +1,4 @@
-// What both evaluations read of a position, kept from move to move: each city cell's
+// What the evaluation reads of a position's patterns, kept from move to move: each city cell's
 // neighbourhood and the pieces each player holds, from which the cells' patterns
 // (search/patterns.h) are made again only where a move changes what they read.
 #ifndef DIVERCITE_SEARCH_CITY_CELLS_H_
@@ -18,8 +18,8 @@ namespace divercite {
 // changes: its own cell or a neighbour (the cell of the move), or which colours a player still
 // holds (when a player gives up their last piece of a kind and colour: the cells that read
 // that colour). Each cell's pattern is made for both players to move, so that the side to
-// move changing costs nothing. The evaluation states (search/eval_state.h) keep what they make
-// of the patterns beside this.
+// move changing costs nothing. The evaluation's state (search/network_eval_state.h) keeps the
+// features it makes of the patterns beside this.
 class CityCells {
  public:
   CityCells() = default;

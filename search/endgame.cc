@@ -30,12 +30,11 @@ void EndgameSolver::CountNodes(std::uint64_t n) {
   if ((*should_stop_)()) stopped_ = true;
 }
 
-template <EvalStateOf State>
 int EndgameSolver::Solve(const Position& position, int alpha, int beta,
                          absl::FunctionRef<bool()> should_stop) {
   stopped_ = false;
   should_stop_.emplace(should_stop);
-  const int value = Search<State>(position, alpha, beta, nullptr, Move::None());
+  const int value = Search(position, alpha, beta, nullptr, Move::None());
   should_stop_.reset();
   return value;
 }
@@ -70,9 +69,8 @@ int EndgameSolver::SolveLastTwoMoves(const Position& position, int alpha, int be
   return best;
 }
 
-template <EvalStateOf State>
-int EndgameSolver::Search(const Position& position, int alpha, int beta, const State* parent_eval,
-                          Move last_move) {
+int EndgameSolver::Search(const Position& position, int alpha, int beta,
+                          const NetworkEvalState* parent_eval, Move last_move) {
   assert(-kInfiniteValue <= alpha && alpha < beta && beta <= kInfiniteValue);
   CountNodes(1);
   if (stopped_) return 0;
@@ -138,14 +136,14 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta, const S
   Move best_move;
   // This node's evaluation state, made only if it orders by the evaluation; its children
   // make theirs from it.
-  std::optional<State> eval;
-  const typename State::Weights& weights = WeightsFor<State>(weights_);
+  std::optional<NetworkEvalState> eval;
+  const NetworkWeights& weights = weights_;
   // Searches one child within the window so far (the first with the full window, the others
   // with a null one first); true once the node is done.
   auto search_child = [&](Move move, bool first) {
     Position child = position;
     child.Play(move);
-    const State* child_parent = eval ? &*eval : nullptr;
+    const NetworkEvalState* child_parent = eval ? &*eval : nullptr;
     int value;
     if (first) {
       value = -Search(child, -beta, -alpha, child_parent, move);
@@ -234,10 +232,5 @@ int EndgameSolver::Search(const Position& position, int alpha, int beta, const S
   }
   return best_value;
 }
-
-template int EndgameSolver::Solve<NetworkEvalState>(const Position&, int, int,
-                                                    absl::FunctionRef<bool()>);
-template int EndgameSolver::Solve<PatternEvalState>(const Position&, int, int,
-                                                    absl::FunctionRef<bool()>);
 
 }  // namespace divercite

@@ -13,12 +13,11 @@
 #include <atomic>
 #include <cstdint>
 #include <optional>
-#include <type_traits>
 
 #include "absl/functional/function_ref.h"
 #include "engine/position.h"
-#include "search/eval_state.h"
-#include "search/evaluation.h"
+#include "search/network.h"
+#include "search/network_eval_state.h"
 #include "search/search_params.h"
 #include "search/tt.h"
 #include "search/value.h"
@@ -31,24 +30,17 @@ int SolveLastMove(const Position& position, int beta, int& moves_tried);
 
 class EndgameSolver {
  public:
-  // `nodes` is the calling worker's counter; `weights` order the moves far from the end.
+  // `nodes` is the calling worker's counter; the network `weights` order the moves far from
+  // the end.
   EndgameSolver(TranspositionTable& tt, std::atomic<std::uint64_t>& nodes,
-                const EvalWeights& weights)
+                const NetworkWeights& weights)
       : tt_(tt), nodes_(nodes), weights_(weights) {}
 
   // The exact final margin (centipoints, side to move's view, tie-break included), fail-soft
   // within (alpha, beta): a value <= alpha is an upper bound, >= beta a lower bound.
   // `should_stop` is asked every params::kNodesBetweenChecks nodes; once it says true, the
-  // solver returns a meaningless value at once. `State` is the search's evaluation state
-  // (search/eval_state.h), of the kind of the weights.
-  template <EvalStateOf State>
+  // solver returns a meaningless value at once.
   int Solve(const Position& position, int alpha, int beta, absl::FunctionRef<bool()> should_stop);
-  // The same, outside a search: the state's kind chosen from the weights.
-  int Solve(const Position& position, int alpha, int beta, absl::FunctionRef<bool()> should_stop) {
-    return WithEvalState(weights_, [&]<typename State>(std::type_identity<State>, auto&) {
-      return Solve<State>(position, alpha, beta, should_stop);
-    });
-  }
 
   // Whether the last Solve() was cut short by the poll.
   bool stopped() const { return stopped_; }
@@ -62,8 +54,7 @@ class EndgameSolver {
  private:
   // `parent_eval`: the parent's evaluation state if it made one, `last_move` the move that
   // led here (so that a node ordering by the evaluation makes its state incrementally).
-  template <EvalStateOf State>
-  int Search(const Position& position, int alpha, int beta, const State* parent_eval,
+  int Search(const Position& position, int alpha, int beta, const NetworkEvalState* parent_eval,
              Move last_move);
   // The last two moves: each player has one piece and three cells are empty, so the few
   // moves cost less to search than bounds, ordering or the table would.
@@ -74,7 +65,7 @@ class EndgameSolver {
   std::array<std::array<std::uint32_t, kNumMoveIndices>, kNumPlayers> history_{};
   TranspositionTable& tt_;
   std::atomic<std::uint64_t>& nodes_;
-  const EvalWeights& weights_;
+  const NetworkWeights& weights_;
   std::optional<absl::FunctionRef<bool()>> should_stop_;  // during Solve()
   std::uint64_t until_poll_ = params::kNodesBetweenChecks;
   bool stopped_ = false;

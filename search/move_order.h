@@ -10,8 +10,8 @@
 
 #include "engine/move.h"
 #include "engine/position.h"
-#include "search/eval_state.h"
-#include "search/evaluation.h"
+#include "search/network.h"
+#include "search/network_eval_state.h"
 #include "search/value.h"
 
 namespace divercite {
@@ -77,9 +77,8 @@ class MoveOrderer {
 
   // Orders the moves that are not the TT move by the static evaluation after them (a
   // one-ply look that sees threats, not just points), the best for us first.
-  template <EvalStateOf State>
-  void PreferEvaluation(const Position& position, const State& eval,
-                        const typename State::Weights& weights) {
+  void PreferEvaluation(const Position& position, const NetworkEvalState& eval,
+                        const NetworkWeights& weights) {
     for (int i = 0; i < moves_.size(); ++i) {
       if (scores_[i] == kTTMoveScore) continue;
       Position child = position;

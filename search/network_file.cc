@@ -136,6 +136,13 @@ absl::Status ParseInto(LineReader& in, NetworkWeights& weights) {
   using namespace network;
   if (!in.Next()) return in.Error("not a Divercite network file (it is empty)");
   int version = 0;
+  if (!in.words().empty() && in.words()[0] == "divercite-eval") {
+    // The pattern sum's tables, which the engine read until the network replaced them.
+    return in.Error(absl::StrCat(
+        "a pattern weight file (divercite-eval), which the engine no longer reads: its "
+        "evaluation is the network, from a network file ('",
+        kNetworkFileMagic, " <version>')"));
+  }
   if (in.words().size() != 2 || in.words()[0] != kNetworkFileMagic ||
       !absl::SimpleAtoi(in.words()[1], &version)) {
     return in.Error(absl::StrCat("not a Divercite network file (expected '", kNetworkFileMagic,
@@ -241,6 +248,12 @@ absl::StatusOr<std::shared_ptr<const NetworkWeights>> ParseNetworkFile(absl::str
         absl::StrCat(source, ":", split.lines.size() + 1, ": ", checksum.message()));
   }
   return std::shared_ptr<const NetworkWeights>(std::move(weights));
+}
+
+absl::StatusOr<std::shared_ptr<const NetworkWeights>> ReadNetworkFile(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadWholeFile(path);
+  if (!text.ok()) return text.status();
+  return ParseNetworkFile(*text, path);
 }
 
 std::shared_ptr<const NetworkWeights> DefaultNetworkWeights() {

@@ -42,6 +42,9 @@ std::string FormatNetworkFile(const NetworkWeights& weights);
 absl::StatusOr<std::shared_ptr<const NetworkWeights>> ParseNetworkFile(absl::string_view text,
                                                                        absl::string_view source);
 
+// The same from a file; `path` names it in errors.
+absl::StatusOr<std::shared_ptr<const NetworkWeights>> ReadNetworkFile(const std::string& path);
+
 // The network the engine starts with: search/network.net, compiled in (never freed).
 std::shared_ptr<const NetworkWeights> DefaultNetworkWeights();
 

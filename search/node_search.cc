@@ -5,7 +5,6 @@
 #include <cassert>
 #include <cmath>
 #include <cstdint>
-#include <type_traits>
 #include <utility>
 
 #include "absl/container/inlined_vector.h"
@@ -49,13 +48,10 @@ void Worker::CheckLimits() {
 }
 
 int Worker::SearchRoot(const SymmetricKeys& keys, int alpha, int beta, int depth, bool pv_node) {
-  return WithEvalState(shared_.eval_weights, [&]<typename State>(std::type_identity<State>, auto&) {
-    return Search(shared_.root, keys, EvalLink<State>{}, alpha, beta, depth, 0, pv_node);
-  });
+  return Search(shared_.root, keys, EvalLink{}, alpha, beta, depth, 0, pv_node);
 }
 
-template <EvalStateOf State>
-int Worker::Search(const Position& position, const SymmetricKeys& keys, const EvalLink<State>& link,
+int Worker::Search(const Position& position, const SymmetricKeys& keys, const EvalLink& link,
                    int alpha, int beta, int depth, int ply, bool pv_node) {
   assert(-kInfiniteValue <= alpha && alpha < beta && beta <= kInfiniteValue);
   assert(ply <= kMaxPly);
@@ -73,7 +69,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
     // Step 2a. Near the end, the lean solver (a value without a move, so never at the root).
     if (depth <= shared_.endgame_solver_plies && ply > 0) {
       seldepth_ = std::max(seldepth_, ply + depth);
-      return endgame_.Solve<State>(position, alpha, beta, [this] { return PollStop(); });
+      return endgame_.Solve(position, alpha, beta, [this] { return PollStop(); });
     }
     // The shortcuts below return a value without a move, so never at the root, which must
     // name the move that achieves its value (a table cutoff at the root once returned the
@@ -95,7 +91,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   }
 
   // Step 3. The horizon: the static evaluation, incremental from the parent's patterns.
-  if (depth <= 0) return StateOf(position, link).Evaluate(position, Weights<State>());
+  if (depth <= 0) return StateOf(position, link).Evaluate(position, Weights());
   if (PollStop()) return 0;
 
   // Step 3a. Frontier nodes evaluate their children directly: more nodes, but no table or
@@ -129,7 +125,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
 
   // Step 5. Moves, best first: TT move, moves that score or spoil a divercité now, killers,
   // history. At the root, one move per symmetry class.
-  const State eval = StateOf(position, link);
+  const NetworkEvalState eval = StateOf(position, link);
   MoveList moves = ply == 0 ? root_.selected() : LegalMoves(position);
   MoveOrderer orderer(position, moves, tt_move, history_, ply);
   if (ply == 0) orderer.PreferRootOrder(root_.values());
@@ -137,7 +133,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
   // from kEvalOrderingMinDepth up (measured: see NOTES.md, "Evaluation ordering while
   // solving").
   if (ply > 0 && solving && depth >= params::kEvalOrderingMinDepth) {
-    orderer.PreferEvaluation(position, eval, Weights<State>());
+    orderer.PreferEvaluation(position, eval, Weights());
   }
 
   const Player us = position.SideToMove();
@@ -169,7 +165,7 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
     shared_.tt.Prefetch(child_keys.Canonical().key);
     Position child = position;
     child.Play(move);
-    const EvalLink<State> child_link{&eval, move};
+    const EvalLink child_link{&eval, move};
 
     // Step 6. Principal variation search with late move reductions. The first move gets the
     // full window; the others a null window, reduced when late and quiet, re-searched at
@@ -258,10 +254,10 @@ int Worker::Search(const Position& position, const SymmetricKeys& keys, const Ev
 // at the first that reaches beta. The killers of this ply first (a move that ended a sibling
 // often ends this node too: see NOTES.md, "Killers at the frontier"), then the moves that can
 // gain points now.
-template <EvalStateOf State>
-int Worker::FrontierSearch(const Position& position, const State& eval, int beta, int ply) {
+int Worker::FrontierSearch(const Position& position, const NetworkEvalState& eval, int beta,
+                           int ply) {
   int best = -kInfiniteValue;
-  const typename State::Weights& weights = Weights<State>();
+  const NetworkWeights& weights = Weights();
   // The child's value, kept in `best`; true when it reaches beta.
   auto try_move = [&](Move move) {
     Position child = position;

@@ -1,5 +1,6 @@
-// The patterns of the learned evaluation: what each city cell of a position looks like, as an
-// index into a table of learned values (search/pattern_eval.h sums them).
+// The patterns: what each city cell of a position looks like, as an index, which the network
+// takes as features (search/network.h) and the tuners' pattern sum weighs with a table of
+// learned values (tools/tune/pattern_eval.h).
 //
 // A city's future is decided by its own cell and its four neighbours, and by who still holds
 // which pieces. Each of the 16 city cells gives one pattern, reduced by the colour

@@ -14,7 +14,7 @@ namespace divercite {
 Worker::Worker(SharedSearch& shared, int index)
     : shared_(shared),
       index_(index),
-      endgame_(shared.tt, nodes_, shared.eval_weights),
+      endgame_(shared.tt, nodes_, *shared.eval_weights),
       root_(shared.root_moves, shared.line_count, shared.several_lines, shared.searchmoves) {}
 
 void Worker::Run(const SearchCallbacks* callbacks) {

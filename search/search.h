@@ -13,8 +13,8 @@
 
 #include "engine/move.h"
 #include "engine/position.h"
-#include "search/evaluation.h"
-#include "search/pattern_file.h"
+#include "search/network.h"
+#include "search/network_file.h"
 #include "search/search_limits.h"
 #include "search/search_params.h"
 #include "search/tt.h"
@@ -95,8 +95,8 @@ inline constexpr int kMaxLines = kMaxMoves;
 struct SearchOptions {
   int threads = 1;
   std::int64_t move_overhead_ms = 30;
-  // The evaluation's weights (default: the compiled-in network, search/network.net).
-  EvalWeights eval_weights = DefaultEvalWeights();
+  // The evaluation's network (default: the compiled-in one, search/network.net).
+  std::shared_ptr<const NetworkWeights> eval_weights = DefaultNetworkWeights();
   // Solving nodes with at most this many plies left go to the lean endgame solver; the tests
   // set 0 to check the main search's own solving path against brute force.
   int endgame_solver_plies = params::kEndgameSolverPlies;
@@ -117,9 +117,7 @@ class Searcher {
   // Options without evaluation weights get the default ones.
   void SetOptions(const SearchOptions& options) {
     options_ = options;
-    if (!options_.eval_weights.network && !options_.eval_weights.patterns) {
-      options_.eval_weights = DefaultEvalWeights();
-    }
+    if (!options_.eval_weights) options_.eval_weights = DefaultNetworkWeights();
   }
   const SearchOptions& options() const { return options_; }
 

@@ -1,5 +1,5 @@
-// What the evaluation's weight files share (search/pattern_file.h, search/network_file.h): text
-// lines, versioned, the last one a checksum of every byte before it.
+// What weight files share (search/network_file.h, tools/tune/pattern_file.h): text lines,
+// versioned, the last one a checksum of every byte before it.
 #ifndef DIVERCITE_SEARCH_WEIGHT_FILE_H_
 #define DIVERCITE_SEARCH_WEIGHT_FILE_H_
 

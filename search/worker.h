@@ -18,10 +18,10 @@
 #include "engine/position.h"
 #include "engine/symmetry.h"
 #include "search/endgame.h"
-#include "search/eval_state.h"
-#include "search/evaluation.h"
 #include "search/move_order.h"
 #include "search/moves_in_progress.h"
+#include "search/network.h"
+#include "search/network_eval_state.h"
 #include "search/root_moves.h"
 #include "search/search.h"
 #include "search/search_limits.h"
@@ -42,7 +42,7 @@ struct SharedSearch {
   SearchClock::time_point start;
   TranspositionTable& tt;
   std::atomic<bool>& stop;
-  EvalWeights eval_weights;
+  std::shared_ptr<const NetworkWeights> eval_weights;
   int endgame_solver_plies;
   MovesInProgress* moves_in_progress;     // null with one thread
   std::atomic<bool> solving_root{false};  // the main worker's iteration solves the root
@@ -71,9 +71,8 @@ struct SharedSearch {
 // How a node finds its evaluation state: made from its parent's after the move that led to
 // it, or from scratch at the root (parent null). A node makes it only once it needs it: a node
 // that ends on the table or in the solver never does.
-template <EvalStateOf State>
 struct EvalLink {
-  const State* parent = nullptr;
+  const NetworkEvalState* parent = nullptr;
   Move move;
 };
 
@@ -91,27 +90,20 @@ class Worker {
  private:
   // --- The node search (node_search.cc) ---
 
-  // Search() from the root, with the evaluation state of the kind of the search's weights:
-  // the one place the kind is chosen.
+  // Search() from the root.
   int SearchRoot(const SymmetricKeys& keys, int alpha, int beta, int depth, bool pv_node);
   // Negamax with alpha-beta (fail-soft). Returns v from the side to move's view:
   // v <= alpha: an upper bound on the true value; v >= beta: a lower bound; otherwise exact
   // (for the given depth). When the remaining depth reaches the end of the game the value is
   // the exact final margin (no reductions below such a node). Returns 0 once stopped.
-  template <EvalStateOf State>
-  int Search(const Position& position, const SymmetricKeys& keys, const EvalLink<State>& link,
-             int alpha, int beta, int depth, int ply, bool pv_node);
+  int Search(const Position& position, const SymmetricKeys& keys, const EvalLink& link, int alpha,
+             int beta, int depth, int ply, bool pv_node);
   // A null-window node one ply above the horizon.
-  template <EvalStateOf State>
-  int FrontierSearch(const Position& position, const State& eval, int beta, int ply);
-  template <EvalStateOf State>
-  const typename State::Weights& Weights() const {
-    return WeightsFor<State>(shared_.eval_weights);
-  }
-  template <EvalStateOf State>
-  State StateOf(const Position& position, const EvalLink<State>& link) const {
-    return link.parent ? link.parent->After(position, link.move, Weights<State>())
-                       : State(position, Weights<State>());
+  int FrontierSearch(const Position& position, const NetworkEvalState& eval, int beta, int ply);
+  const NetworkWeights& Weights() const { return *shared_.eval_weights; }
+  NetworkEvalState StateOf(const Position& position, const EvalLink& link) const {
+    return link.parent ? link.parent->After(position, link.move, Weights())
+                       : NetworkEvalState(position, Weights());
   }
   // Whether the search must stop. Every kNodesBetweenChecks nodes counted (leaves included),
   // the main worker first looks at the clock and the node limit.

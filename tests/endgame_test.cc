@@ -14,7 +14,7 @@
 #include "engine/position_string.h"
 #include "gtest/gtest.h"
 #include "search/margin_bounds.h"
-#include "search/pattern_file.h"
+#include "search/network_file.h"
 #include "search/tt.h"
 #include "tests/test_util.h"
 
@@ -162,7 +162,7 @@ class EndgameTest : public ::testing::Test {
 };
 
 TEST_F(EndgameTest, FailSoftValuesAgreeWithBruteForceInEveryWindow) {
-  EndgameSolver solver(tt_, nodes_, DefaultEvalWeights());
+  EndgameSolver solver(tt_, nodes_, *DefaultNetworkWeights());
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     const int plies = 34 + static_cast<int>(seed % 5);  // 2 to 6 plies left
     const Position position = testing::RandomGame(seed, plies).back();
@@ -190,7 +190,7 @@ TEST_F(EndgameTest, SolvesFromTenPliesLeftAsTheSearchersAgree) {
   for (std::uint64_t seed = 50; seed < 56; ++seed) {
     const Position position = testing::RandomGame(seed, 30).back();
     tt_.Clear();
-    EndgameSolver solver(tt_, nodes_, DefaultEvalWeights());
+    EndgameSolver solver(tt_, nodes_, *DefaultNetworkWeights());
     const int full = solver.Solve(position, -32000, 32000, NeverStop);
     tt_.Clear();
     int lower = -32000, upper = 32000;
@@ -211,7 +211,7 @@ TEST_F(EndgameTest, SolvesFromTenPliesLeftAsTheSearchersAgree) {
 }
 
 TEST_F(EndgameTest, StopsWhenThePollSaysSo) {
-  EndgameSolver solver(tt_, nodes_, DefaultEvalWeights());
+  EndgameSolver solver(tt_, nodes_, *DefaultNetworkWeights());
   const Position position = testing::RandomGame(3, 28).back();
   solver.Solve(position, -32000, 32000, AlwaysStop);
   EXPECT_TRUE(solver.stopped());

@@ -240,8 +240,8 @@ TEST(EngineOptionsTest, WithSeveralLinesTheReplyIsTheBestLine) {
 std::string SpacedEvalFile() {
   const std::filesystem::path dir = std::filesystem::path(TestFile("a dir"));
   std::filesystem::create_directories(dir);
-  const std::string path = (dir / "with spaces.eval").string();
-  std::filesystem::copy_file(std::string(DIVERCITE_SOURCE_DIR) + "/search/patterns.eval", path,
+  const std::string path = (dir / "with spaces.net").string();
+  std::filesystem::copy_file(std::string(DIVERCITE_SOURCE_DIR) + "/search/network.net", path,
                              std::filesystem::copy_options::overwrite_existing);
   return path;
 }

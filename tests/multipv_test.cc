@@ -31,7 +31,7 @@ SearchResult SearchWith(const Position& position, const Search& search,
   Searcher& used = searcher ? *searcher : fresh;
   used.SetOptions({.threads = search.threads,
                    .move_overhead_ms = 0,
-                   .eval_weights = DefaultEvalWeights(),
+                   .eval_weights = DefaultNetworkWeights(),
                    .endgame_solver_plies = search.endgame_solver_plies,
                    .multipv = search.lines});
   SearchCallbacks callbacks;

@@ -8,10 +8,8 @@
 #include "engine/movegen.h"
 #include "gtest/gtest.h"
 #include "search/default_network_text.h"
-#include "search/evaluation.h"
+#include "search/network_eval_state.h"
 #include "search/network_file.h"
-#include "search/pattern_file.h"
-#include "tests/eval_state_check.h"
 #include "tests/reference_games.h"
 #include "tests/test_util.h"
 
@@ -45,12 +43,34 @@ std::shared_ptr<NetworkWeights> RandomNetwork(std::uint64_t seed, int hidden_lim
   return weights;
 }
 
-// The accumulators carried from move to move (and a child's evaluation from its parent's
-// state) equal the evaluation from scratch, along many random games.
+// The accumulators carried from move to move (NetworkEvalState), and every third child's
+// evaluation from its parent's state, equal the evaluation from scratch along 200 random games.
 TEST(NetworkTest, IncrementalEqualsFromScratchAlongRandomGames) {
+  const std::shared_ptr<NetworkWeights> weights = RandomNetwork(3);
   int positions = 0;
-  ASSERT_NO_FATAL_FAILURE(testing::CheckIncrementalAlongRandomGames(
-      EvalWeights{RandomNetwork(3), nullptr}, 200, 3, positions));
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    std::mt19937_64 rng(seed);
+    Position position = Position::Start();
+    NetworkEvalState state(position, *weights);
+    while (!position.IsGameOver()) {
+      ASSERT_EQ(state.Evaluate(position, *weights), EvaluateNetwork(position, *weights))
+          << "seed " << seed << " ply " << position.Ply();
+      const MoveList moves = LegalMoves(position);
+      for (int i = 0; i < moves.size(); i += 3) {
+        Position child = position;
+        child.Play(moves[i]);
+        if (child.IsGameOver()) continue;
+        ASSERT_EQ(state.EvaluateAfter(child, moves[i], *weights), EvaluateNetwork(child, *weights))
+            << "seed " << seed << " ply " << position.Ply() << " move " << MoveToString(moves[i]);
+      }
+      const Move move = moves[static_cast<int>(rng() % moves.size())];
+      Position next = position;
+      next.Play(move);
+      state = state.After(next, move, *weights);
+      position = next;
+      ++positions;
+    }
+  }
   EXPECT_GT(positions, 7000);
 }
 
@@ -142,11 +162,12 @@ TEST(NetworkFileTest, TheCompiledInNetworkIsValid) {
   EXPECT_EQ(FormatNetworkFile(**again), text);
   EXPECT_EQ(text, absl::StrJoin(kDefaultNetworkText, ""))
       << "the trainer's export and the engine's format differ";
-  EXPECT_EQ(DefaultEvalWeights().network, weights);
+  EXPECT_EQ(DefaultNetworkWeights(), weights);
 }
 
 void ExpectRejected(const std::string& text, const std::string& why) {
-  const absl::StatusOr<EvalWeights> read = ParseEvalWeights(text, "bad.net");
+  const absl::StatusOr<std::shared_ptr<const NetworkWeights>> read =
+      ParseNetworkFile(text, "bad.net");
   ASSERT_FALSE(read.ok()) << "accepted a file that should fail with: " << why;
   EXPECT_NE(read.status().message().find(why), std::string::npos) << read.status();
   EXPECT_NE(read.status().message().find("bad.net:"), std::string::npos) << read.status();
@@ -161,8 +182,7 @@ std::string Replaced(std::string text, const std::string& from, const std::strin
 
 TEST(NetworkFileTest, RejectsCorruptFiles) {
   const std::string good = FormatNetworkFile(*RandomNetwork(11));
-  ASSERT_TRUE(ParseEvalWeights(good, "good.net").ok());
-  ASSERT_TRUE(ParseEvalWeights(good, "good.net")->network);
+  ASSERT_TRUE(ParseNetworkFile(good, "good.net").ok());
   // Edited: the checksum no longer matches.
   ExpectRejected(Replaced(good, "output-shift 7", "output-shift 6"), "checksum");
   ExpectRejected(Replaced(good, "data random data", "data random date"), "checksum");
@@ -180,19 +200,20 @@ TEST(NetworkFileTest, RejectsCorruptFiles) {
   ExpectRejected(Replaced(good, "\noutput-bias ", "\noutput-bias x"), "not an integer");
   ExpectRejected(Replaced(good, "\nfeatures ", "\nfeatures 99999"), "within");
   // Not a weight file at all, or empty.
-  ExpectRejected("hello\nchecksum 0000000000000000\n", "not a Divercite weight file");
+  ExpectRejected("hello\nchecksum 0000000000000000\n", "not a Divercite network file");
   ExpectRejected("", "");
 }
 
-// EvalFile reads either kind: a pattern file gives the pattern evaluation.
-TEST(NetworkFileTest, PatternFilesStillRead) {
-  const absl::StatusOr<EvalWeights> read =
-      ParseEvalWeights(FormatPatternFile(DefaultPatternWeights()), "patterns.eval");
-  ASSERT_TRUE(read.ok()) << read.status();
-  EXPECT_FALSE(read->network);
-  ASSERT_TRUE(read->patterns);
-  EXPECT_EQ(*read->patterns, DefaultPatternWeights());
-  EXPECT_FALSE(ReadEvalWeights("/nonexistent/weights.net").ok());
+// The pattern sum's tables, which EvalFile read until the network became the only evaluation,
+// are refused by name, as is a file that cannot be opened.
+TEST(NetworkFileTest, PatternFilesAreRefusedByName) {
+  ExpectRejected("# the pattern sum's tables\ndivercite-eval 1\nlayout patterns-2\n",
+                 "a pattern weight file (divercite-eval), which the engine no longer reads");
+  const absl::StatusOr<std::shared_ptr<const NetworkWeights>> missing =
+      ReadNetworkFile("/nonexistent/weights.net");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("/nonexistent/weights.net"), std::string::npos)
+      << missing.status();
 }
 
 }  // namespace

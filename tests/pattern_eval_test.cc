@@ -1,15 +1,13 @@
-#include "search/pattern_eval.h"
+#include "tools/tune/pattern_eval.h"
 
-#include <memory>
 #include <random>
 #include <string>
 
 #include "engine/movegen.h"
 #include "engine/symmetry.h"
 #include "gtest/gtest.h"
-#include "search/pattern_file.h"
-#include "tests/eval_state_check.h"
 #include "tests/test_util.h"
+#include "tools/tune/pattern_file.h"
 
 namespace divercite {
 namespace {
@@ -25,16 +23,6 @@ PatternWeights DistinctWeights(std::uint64_t seed) {
   return weights;
 }
 
-// The incremental evaluation (a state carried from move to move, and a child's evaluation
-// from its parent's state) equals the evaluation from scratch, along many random games.
-TEST(EvalStateTest, IncrementalEqualsFromScratchAlongRandomGames) {
-  int positions = 0;
-  ASSERT_NO_FATAL_FAILURE(testing::CheckIncrementalAlongRandomGames(
-      EvalWeights{nullptr, std::make_shared<const PatternWeights>(DistinctWeights(17))}, 300, 1,
-      positions));
-  EXPECT_GT(positions, 10000);
-}
-
 // The patterns see no colour and no side of the board: the evaluation is the same on every
 // image of a position under the 8 board symmetries and the 24 colour permutations.
 TEST(PatternEvalTest, InvariantUnderSymmetries) {
@@ -48,20 +36,6 @@ TEST(PatternEvalTest, InvariantUnderSymmetries) {
           ASSERT_EQ(EvaluatePatterns(TransformPosition(position, s, k), weights), value);
         }
       }
-    }
-  }
-}
-
-// The contributions `eval` prints add up to the patterns' sum, up to the rounding of each.
-TEST(PatternEvalTest, ContributionsAddUp) {
-  const PatternWeights weights = DistinctWeights(5);
-  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    for (const Position& position : testing::RandomGame(seed)) {
-      if (position.IsGameOver()) continue;
-      const std::vector<PatternContribution> terms = PatternContributions(position, weights);
-      int sum = 0;
-      for (const PatternContribution& term : terms) sum += term.value;
-      EXPECT_NEAR(sum, PatternSum(position, weights), static_cast<int>(terms.size()));
     }
   }
 }

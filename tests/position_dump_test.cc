@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "search/pattern_file.h"
 #include "search/patterns.h"
 #include "tests/test_util.h"
+#include "tools/tune/pattern_file.h"
 
 namespace divercite {
 namespace {

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <regex>
 #include <string>
 #include <vector>
@@ -14,8 +15,8 @@
 #include "absl/strings/str_split.h"
 #include "engine/position_string.h"
 #include "gtest/gtest.h"
-#include "search/evaluation.h"
-#include "search/pattern_file.h"
+#include "search/network.h"
+#include "search/network_file.h"
 
 namespace divercite {
 namespace {
@@ -160,37 +161,49 @@ TEST(ProtocolTest, ErrorsAreReportedAndChangeNothing) {
             std::vector<std::string>{"fen 1/1R1/5/7/9/7/5/3/1 b"});
 }
 
-// EvalFile loads another weight file; one that is corrupt, made for other tables or missing is
-// refused with its reason, and the weights in use stay.
+// A network file whose output is 150 centipoints on every position (its last layer's weights
+// are zero), trained on `data`.
+std::string ConstantNetworkFile(const std::string& data) {
+  auto weights = std::make_shared<NetworkWeights>(*DefaultNetworkWeights());
+  weights->data = data;
+  weights->fit = "by hand";
+  weights->output.fill(0);
+  weights->output_shift = 1;
+  weights->output_bias = 381;  // 381 x 100 / (127 x 2), rounded down: 150
+  return FormatNetworkFile(*weights);
+}
+
+// EvalFile loads another network file; one that is corrupt, made for the pattern sum or
+// missing is refused with its reason, and the weights in use stay.
 TEST(ProtocolTest, EvalFileLoadsAWeightFileAndRefusesABadOne) {
-  const std::string good = ::testing::TempDir() + "/protocol_good.eval";
-  const std::string corrupt = ::testing::TempDir() + "/protocol_corrupt.eval";
+  const std::string good = ::testing::TempDir() + "/protocol_good.net";
+  const std::string corrupt = ::testing::TempDir() + "/protocol_corrupt.net";
+  const std::string patterns = ::testing::TempDir() + "/protocol_patterns.eval";
   {
-    PatternWeights weights;
-    weights.data = "test data";
-    weights.fit = "by hand";
-    weights.values[patterns::kSideToMoveOffset] = {150, 150};
-    std::ofstream(good) << FormatPatternFile(weights);
-    std::string damaged = FormatPatternFile(weights);
-    damaged[damaged.find(" 150 150") + 2] = '9';
+    std::ofstream(good) << ConstantNetworkFile("test data");
+    std::string damaged = ConstantNetworkFile("test data");
+    damaged[damaged.find("data test data") + 13] = 'e';
     std::ofstream(corrupt) << damaged;
+    std::ofstream(patterns) << "divercite-eval 1\nlayout patterns-2\n";
   }
-  const Session session = RunEngine("setoption name EvalFile value " + corrupt +
-                                    "\neval\nsetoption name EvalFile value " + good +
-                                    "\neval\nsetoption name EvalFile value /nonexistent.eval\n"
-                                    "eval\nsetoption name EvalFile value <built-in>\neval\n");
+  const Session session = RunEngine(
+      "setoption name EvalFile value " + corrupt + "\neval\nsetoption name EvalFile value " + good +
+      "\neval\nsetoption name EvalFile value /nonexistent.net\nsetoption name EvalFile value " +
+      patterns + "\neval\nsetoption name EvalFile value <built-in>\neval\n");
   ASSERT_EQ(session.exit_status, 0);
   const std::vector<std::string> errors = LinesStartingWith(session, "info string error: ");
-  ASSERT_EQ(errors.size(), 2u);
+  ASSERT_EQ(errors.size(), 3u);
   EXPECT_NE(errors[0].find("checksum"), std::string::npos) << errors[0];
   EXPECT_NE(errors[0].find(corrupt), std::string::npos) << errors[0];
   EXPECT_NE(errors[1].find("cannot open"), std::string::npos) << errors[1];
+  EXPECT_NE(errors[2].find(patterns + ":"), std::string::npos) << errors[2];
+  EXPECT_NE(errors[2].find("a pattern weight file"), std::string::npos) << errors[2];
   const std::vector<std::string> data = LinesStartingWith(session, "weights: ");
   ASSERT_EQ(data.size(), 4u);
-  const std::string built_in = "weights: " + DefaultEvalWeights().data();
+  const std::string built_in = "weights: " + DefaultNetworkWeights()->data;
   EXPECT_EQ(data[0], built_in) << "the corrupt file changed nothing";
   EXPECT_EQ(data[1], "weights: test data");
-  EXPECT_EQ(data[2], "weights: test data") << "the missing file changed nothing";
+  EXPECT_EQ(data[2], "weights: test data") << "the missing and pattern files changed nothing";
   EXPECT_EQ(data[3], built_in);
   // With the file's weights, the start position is worth its one value.
   const std::vector<std::string> totals = LinesStartingWith(session, "total ");
@@ -203,14 +216,12 @@ TEST(ProtocolTest, EvalFileLoadsAWeightFileAndRefusesABadOne) {
 TEST(ProtocolTest, AnOptionValueIsTheRestOfTheLine) {
   const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "a path";
   std::filesystem::create_directories(dir);
-  const std::string spaced = (dir / "with  spaces.eval").string();
-  std::filesystem::copy_file(std::string(DIVERCITE_SOURCE_DIR) + "/search/patterns.eval", spaced,
+  const std::string spaced = (dir / "with  spaces.net").string();
+  std::filesystem::copy_file(std::string(DIVERCITE_SOURCE_DIR) + "/search/network.net", spaced,
                              std::filesystem::copy_options::overwrite_existing);
-  const std::string other = ::testing::TempDir() + "/protocol_other.eval";
-  PatternWeights weights;
-  weights.data = "other weights";
-  std::ofstream(other) << FormatPatternFile(weights);
-  const std::string missing = (dir / "no such.eval").string();
+  const std::string other = ::testing::TempDir() + "/protocol_other.net";
+  std::ofstream(other) << ConstantNetworkFile("other weights");
+  const std::string missing = (dir / "no such.net").string();
   const Session session = RunEngine("setoption name EvalFile value " + other +
                                     "\neval\nsetoption name EvalFile value " + spaced +
                                     "  \neval\nsetoption name EvalFile value " + missing +
@@ -219,8 +230,8 @@ TEST(ProtocolTest, AnOptionValueIsTheRestOfTheLine) {
   ASSERT_EQ(session.exit_status, 0);
   EXPECT_EQ(LinesStartingWith(session, "weights: "),
             (std::vector<std::string>{"weights: other weights",
-                                      "weights: " + DefaultPatternWeights().data,
-                                      "weights: " + DefaultPatternWeights().data}));
+                                      "weights: " + DefaultNetworkWeights()->data,
+                                      "weights: " + DefaultNetworkWeights()->data}));
   const std::vector<std::string> errors = LinesStartingWith(session, "info string error: ");
   ASSERT_EQ(errors.size(), 5u) << "the missing file, then a name or value missing";
   EXPECT_NE(errors[0].find(missing + ": cannot open"), std::string::npos) << errors[0];

@@ -10,10 +10,10 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
-#include "search/pattern_file.h"
 #include "tools/common/command_line.h"
 #include "tools/records/record_store.h"
 #include "tools/tune/labelled_positions.h"
+#include "tools/tune/pattern_file.h"
 #include "tools/tune/position_dump.h"
 
 ABSL_FLAG(std::vector<std::string>, records, {},

@@ -14,9 +14,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "search/pattern_file.h"
 #include "tools/common/command_line.h"
 #include "tools/records/record_store.h"
+#include "tools/tune/pattern_file.h"
 #include "tools/tune/pattern_fit.h"
 
 ABSL_FLAG(std::vector<std::string>, records, {},

@@ -2,7 +2,7 @@
 // weighted counts of what the course's evaluations missed (the cities that can still become a
 // divercité and who can complete or spoil them, the own-colour resources still to come, and
 // the cities each player holds back). The engine evaluated positions so before the learned
-// patterns (search/pattern_eval.h) replaced it; divercite-tune-patterns prints its error
+// patterns (tools/tune/pattern_eval.h) replaced it; divercite-tune-patterns prints its error
 // beside theirs on the same positions, so that fits on different games stay comparable. Its
 // weights are fixed: a baseline that moved would compare nothing.
 #ifndef DIVERCITE_TOOLS_TUNE_LINEAR_EVAL_H_

@@ -23,8 +23,8 @@
 
 #include "absl/status/statusor.h"
 #include "engine/position.h"
-#include "search/pattern_eval.h"
 #include "tools/records/game_record.h"
+#include "tools/tune/pattern_eval.h"
 
 namespace divercite {
 

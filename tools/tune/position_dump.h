@@ -13,8 +13,8 @@
 #include "absl/status/statusor.h"
 #include "engine/board.h"
 #include "engine/position.h"
-#include "search/pattern_eval.h"
 #include "tools/tune/labelled_positions.h"
+#include "tools/tune/pattern_eval.h"
 
 namespace divercite {
 

@@ -1,10 +1,12 @@
 #include "tools/uci/engine_session.h"
 
 #include <chrono>
+#include <memory>
 #include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "search/network_file.h"
 
 namespace divercite {
 namespace {
@@ -106,13 +108,12 @@ void EngineSession::RegisterOptions() {
     ResetChooser();
     return absl::OkStatus();
   });
-  // The evaluation's weight file, a network or pattern tables; a file that cannot be read, is
-  // malformed or was made for another network or other tables is refused and the weights in
-  // use stay.
+  // The evaluation's network file; a file that cannot be read, is malformed or was made for
+  // another network is refused and the network in use stays.
   options_.AddString("EvalFile", std::string(kBuiltInEvalFile), [this](const std::string& path) {
-    EvalWeights weights = DefaultEvalWeights();
+    std::shared_ptr<const NetworkWeights> weights = DefaultNetworkWeights();
     if (path != kBuiltInEvalFile) {
-      absl::StatusOr<EvalWeights> read = ReadEvalWeights(path);
+      absl::StatusOr<std::shared_ptr<const NetworkWeights>> read = ReadNetworkFile(path);
       if (!read.ok()) return read.status();
       weights = *std::move(read);
     }

@@ -15,7 +15,7 @@
 
 #include "agents/agent.h"
 #include "engine/position.h"
-#include "search/evaluation.h"
+#include "search/network.h"
 #include "search/search.h"
 #include "tools/uci/option_registry.h"
 
@@ -89,7 +89,7 @@ class EngineSession {
   // Blocks until the running search, if any, has reported its bestmove.
   void WaitForSearch();
 
-  const EvalWeights& eval_weights() const { return searcher_.options().eval_weights; }
+  const NetworkWeights& eval_weights() const { return *searcher_.options().eval_weights; }
 
  private:
   void RegisterOptions();

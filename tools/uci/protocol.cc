@@ -16,7 +16,7 @@
 #include "engine/position_string.h"
 #include "perft/perft.h"
 #include "search/bench_signature.h"
-#include "search/pattern_file.h"
+#include "search/network.h"
 #include "tools/uci/board_picture.h"
 #include "tools/uci/build_info.h"
 
@@ -336,29 +336,13 @@ void Protocol::ShowEvaluation() {
     return;
   }
   const Position& position = session_.position();
-  const EvalWeights& eval_weights = session_.eval_weights();
+  const NetworkWeights& weights = session_.eval_weights();
   const int score_difference = ScoreDifference(position);
+  const int total = EvaluateNetwork(position, weights);
   Send(absl::StrFormat("%-96s %s", "term", "cp (side to move's view)"));
   Send(absl::StrFormat("%-96s %6d", "score difference", score_difference));
-  if (eval_weights.network) {
-    const int total = Evaluate(position, eval_weights);
-    Send(absl::StrFormat("%-96s %6d", "network", total - score_difference));
-    Send(absl::StrFormat("%-96s %6d", "total", total));
-    Send(absl::StrCat("weights: ", eval_weights.data()));
-    Send(absl::StrCat("fit: ", eval_weights.fit()));
-    return;
-  }
-  const PatternWeights& weights = *eval_weights.patterns;
-  // Summed unrounded, as the evaluation does: the rows may not add up to the total exactly.
-  for (const PatternContribution& term : PatternContributions(position, weights)) {
-    const std::string where = term.cell == kNoCell ? std::string("")
-                                                   : absl::StrFormat("(%d,%d) ", CellRow(term.cell),
-                                                                     CellColumn(term.cell));
-    Send(absl::StrFormat("%-96s %6d", absl::StrCat(where, patterns::DescribePattern(term.pattern)),
-                         term.value));
-  }
-  Send(absl::StrFormat("%-96s %6d", "patterns", PatternSum(position, weights)));
-  Send(absl::StrFormat("%-96s %6d", "total", EvaluatePatterns(position, weights)));
+  Send(absl::StrFormat("%-96s %6d", "network", total - score_difference));
+  Send(absl::StrFormat("%-96s %6d", "total", total));
   Send(absl::StrCat("weights: ", weights.data));
   Send(absl::StrCat("fit: ", weights.fit));
 }

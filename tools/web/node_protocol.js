@@ -13,8 +13,8 @@
 // before it are answered (the threaded build handles them on a thread of its own).
 //
 // --file=PATH (any number): a host file the engine may open, copied into its memory file
-// system at the same (absolute) path, as a page would hand it one: `--file=w.eval` then
-// `setoption name EvalFile value /abs/path/w.eval`.
+// system at the same (absolute) path, as a page would hand it one: `--file=w.net` then
+// `setoption name EvalFile value /abs/path/w.net`.
 'use strict';
 
 const readline = require('readline');

@@ -1,5 +1,6 @@
-// The pattern weight file (what EvalFile loads besides a network file): the pattern tables of
-// search/pattern_eval.h as text, versioned, and checked when read.
+// The pattern weight file: the pattern tables of tools/tune/pattern_eval.h as text, versioned,
+// and checked when read (divercite-tune-patterns writes it; the engine's EvalFile refuses it:
+// its evaluation is the network).
 //
 //   # comments (anywhere before the checksum)
 //   divercite-eval 1
@@ -16,15 +17,14 @@
 // The layout line must be this engine's (patterns::LayoutText()): a file made for other tables
 // is refused, as is a file that is cut short, changed by hand without a new checksum, or
 // malformed; the error names the file, the line and the fault.
-#ifndef DIVERCITE_SEARCH_PATTERN_FILE_H_
-#define DIVERCITE_SEARCH_PATTERN_FILE_H_
+#ifndef DIVERCITE_TOOLS_TUNE_PATTERN_FILE_H_
+#define DIVERCITE_TOOLS_TUNE_PATTERN_FILE_H_
 
-#include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "search/pattern_eval.h"
+#include "tools/tune/pattern_eval.h"
 
 namespace divercite {
 
@@ -38,11 +38,11 @@ absl::StatusOr<PatternWeights> ParsePatternFile(absl::string_view text, absl::st
 absl::StatusOr<PatternWeights> ReadPatternFile(const std::string& path);
 absl::Status WritePatternFile(const std::string& path, const PatternWeights& weights);
 
-// The weights the engine starts with: search/patterns.eval, compiled in.
+// The weights the engine starts with: tools/tune/patterns.eval, compiled in.
 const PatternWeights& DefaultPatternWeights();
 // The same, shared (never freed).
 std::shared_ptr<const PatternWeights> DefaultPatternWeightsShared();
 
 }  // namespace divercite
 
-#endif  // DIVERCITE_SEARCH_PATTERN_FILE_H_
+#endif  // DIVERCITE_TOOLS_TUNE_PATTERN_FILE_H_

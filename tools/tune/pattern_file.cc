@@ -1,4 +1,4 @@
-#include "search/pattern_file.h"
+#include "tools/tune/pattern_file.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -13,8 +13,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "search/default_eval_text.h"
 #include "search/weight_file.h"
+#include "tools/tune/default_pattern_text.h"
 
 namespace divercite {
 namespace {
@@ -160,8 +160,8 @@ absl::Status WritePatternFile(const std::string& path, const PatternWeights& wei
 
 const PatternWeights& DefaultPatternWeights() {
   static const PatternWeights weights = [] {
-    absl::StatusOr<PatternWeights> parsed =
-        ParsePatternFile(absl::StrJoin(kDefaultEvalText, ""), "search/patterns.eval (compiled in)");
+    absl::StatusOr<PatternWeights> parsed = ParsePatternFile(
+        absl::StrJoin(kDefaultPatternText, ""), "tools/tune/patterns.eval (compiled in)");
     if (!parsed.ok()) {
       // The build's own file: pattern_eval_test keeps it valid.
       std::fprintf(stderr, "%s\n", std::string(parsed.status().message()).c_str());
@@ -170,11 +170,6 @@ const PatternWeights& DefaultPatternWeights() {
     return *parsed;
   }();
   return weights;
-}
-
-std::shared_ptr<const PatternWeights> DefaultPatternWeightsShared() {
-  return std::shared_ptr<const PatternWeights>(&DefaultPatternWeights(),
-                                               [](const PatternWeights*) {});
 }
 
 }  // namespace divercite
