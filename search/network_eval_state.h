@@ -17,7 +17,7 @@ namespace divercite {
 // Each player's accumulator follows the game: the move's piece (one hand feature off, one
 // board feature on) and the pattern features of the cells the move changes (CityCells), and
 // of the global tables. Evaluate() equals EvaluateNetwork() from scratch
-// (tests/eval_state_check.h).
+// (tests/network_test.cc, along random games).
 class NetworkEvalState {
  public:
   using Weights = NetworkWeights;
