@@ -96,6 +96,13 @@ inline void AddFeature(Accumulator& accumulator, const NetworkWeights& weights, 
   }
 }
 
+// `out` = `in` with the feature `added` on and `removed` off, in one pass (`out` may be `in`).
+inline void AddAndRemoveFeatures(Accumulator& out, const Accumulator& in,
+                                 const NetworkWeights& weights, int added, int removed) {
+  simd::AddAndSubtractColumns(out.data(), in.data(), weights.features[added].data(),
+                              weights.features[removed].data());
+}
+
 // The network's value, centipoints from the side to move's view (without the score
 // difference): `us` the side to move's accumulator, `them` the other's. On the build's
 // instruction set (search/network_simd.h); the weights packed (PackNetwork).

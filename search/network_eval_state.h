@@ -38,7 +38,7 @@ class NetworkEvalState {
   NetworkEvalState After(const Position& child, Move move, const Weights& weights) const {
     NetworkEvalState next = *this;
     const Player mover = Opponent(child.SideToMove());
-    PlayPiece(next.accumulator_, move, mover, next.cells_.holdings(), weights);
+    PlayPiece(next.accumulator_, next.accumulator_, move, mover, next.cells_.holdings(), weights);
     for (unsigned cells = next.cells_.Play(move, mover); cells; cells &= cells - 1) {
       next.SetCell(std::countr_zero(cells), weights);
     }
@@ -58,8 +58,8 @@ class NetworkEvalState {
   // features that change, as After() changes them (the frontier's children, the ordering's).
   int EvaluateAfter(const Position& child, Move move, const Weights& weights) const {
     const Player mover = Opponent(child.SideToMove());
-    std::array<Accumulator, kNumPlayers> accumulator = accumulator_;
-    PlayPiece(accumulator, move, mover, cells_.holdings(), weights);
+    std::array<Accumulator, kNumPlayers> accumulator;  // made from this state's, no copy first
+    PlayPiece(accumulator_, accumulator, move, mover, cells_.holdings(), weights);
     // The cells whose patterns change, as CityCells::Play() would leave them.
     Holdings holdings = cells_.holdings();
     unsigned redo = cells_.Redo(move, mover, holdings);
@@ -88,21 +88,21 @@ class NetworkEvalState {
   }
 
  private:
-  // The move's piece leaves `mover`'s hand (`holdings`: before the move) for the board, in
-  // both perspectives' `accumulators`.
-  static void PlayPiece(std::array<Accumulator, kNumPlayers>& accumulators, Move move, Player mover,
+  // The move's piece leaves `mover`'s hand (`holdings`: before the move) for the board:
+  // both perspectives' accumulators `to`, made from `from` (which may be `to`).
+  static void PlayPiece(const std::array<Accumulator, kNumPlayers>& from,
+                        std::array<Accumulator, kNumPlayers>& to, Move move, Player mover,
                         const Holdings& holdings, const Weights& weights) {
     const int p = Index(mover);
     const int colour = Index(move.colour());
     const int in_hand = move.kind() == Kind::kResource ? holdings.resource_count[p][colour]
                                                        : holdings.city_count[p][colour];
     for (const Player perspective : {Player::kFirst, Player::kSecond}) {
-      Accumulator& accumulator = accumulators[Index(perspective)];
+      const int q = Index(perspective);
       const bool theirs = mover != perspective;
-      AddFeature(accumulator, weights, network::BoardFeature(move.cell(), theirs, move.colour()),
-                 1);
-      AddFeature(accumulator, weights,
-                 network::HandFeature(theirs, move.kind(), move.colour(), in_hand), -1);
+      AddAndRemoveFeatures(to[q], from[q], weights,
+                           network::BoardFeature(move.cell(), theirs, move.colour()),
+                           network::HandFeature(theirs, move.kind(), move.colour(), in_hand));
     }
   }
 

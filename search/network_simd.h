@@ -138,6 +138,23 @@ inline void AddColumn(std::int16_t* acc, const std::int16_t* column) {
 #endif
 }
 
+// out = in + added - removed, 32 int16 lanes (wrapping); `out` may be `in`. A move's piece in
+// one pass (its board feature on, its hand feature off), and a child's accumulator made from
+// its parent's without copying it first.
+inline void AddAndSubtractColumns(std::int16_t* out, const std::int16_t* in,
+                                  const std::int16_t* added, const std::int16_t* removed) {
+#if defined(DIVERCITE_SIMD_VEC16)
+  constexpr int kWidth = sizeof(Vec16) / sizeof(std::int16_t);
+  for (int i = 0; i < kLanes16; i += kWidth) {
+    Store16(out + i, Sub16(Add16(Load16(in + i), Load16(added + i)), Load16(removed + i)));
+  }
+#else
+  for (int i = 0; i < kLanes16; ++i) {
+    out[i] = static_cast<std::int16_t>(in[i] + added[i] - removed[i]);
+  }
+#endif
+}
+
 // out[i] = in[i] clipped to 0..127, as bytes, for 32 values.
 inline void ClipToBytes(const std::int16_t* in, std::uint8_t* out) {
 #if defined(DIVERCITE_SIMD_AVX512)

@@ -77,6 +77,27 @@ KERNEL_TEST(AddColumnWrapsAsThePlainLoop) {
   }
 }
 
+KERNEL_TEST(AddAndSubtractColumnsWrapsAsThePlainLoop) {
+  SKIP_WITHOUT_THEM();
+  std::mt19937_64 rng(2);
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::array<std::int16_t, kLanes16> in, added, removed;
+    for (int i = 0; i < kLanes16; ++i) {
+      in[i] = static_cast<std::int16_t>(Draw(rng, -32768, 32767));
+      added[i] = static_cast<std::int16_t>(Draw(rng, -32768, 32767));
+      removed[i] = static_cast<std::int16_t>(Draw(rng, -32768, 32767));
+    }
+    std::array<std::int16_t, kLanes16> out{}, in_place = in;
+    AddAndSubtractColumns(out.data(), in.data(), added.data(), removed.data());
+    AddAndSubtractColumns(in_place.data(), in_place.data(), added.data(), removed.data());
+    for (int i = 0; i < kLanes16; ++i) {
+      const auto expected = static_cast<std::int16_t>(in[i] + added[i] - removed[i]);
+      ASSERT_EQ(out[i], expected) << i;
+      ASSERT_EQ(in_place[i], expected) << i;
+    }
+  }
+}
+
 KERNEL_TEST(ClipToBytesKeepsTheOrder) {
   SKIP_WITHOUT_THEM();
   std::mt19937_64 rng(2);
