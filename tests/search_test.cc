@@ -472,7 +472,7 @@ TEST(MovesInProgressTest, ThreadsAddAndRemoveConcurrently) {
 
 TEST(EvaluateTest, FinalValueIsTheSideToMovesMargin) {
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    const Position& end = testing::RandomGame(seed).back();
+    const Position end = testing::RandomGame(seed).back();  // a copy: the game is a temporary
     ASSERT_TRUE(end.IsGameOver());
     EXPECT_EQ(FinalValue(end),
               100 * (end.Score(end.SideToMove()) - end.Score(Opponent(end.SideToMove()))));
