@@ -20,10 +20,8 @@ namespace divercite {
 // (tests/network_test.cc, along random games).
 class NetworkEvalState {
  public:
-  using Weights = NetworkWeights;
-
   NetworkEvalState() = default;
-  NetworkEvalState(const Position& position, const Weights& weights) : cells_(position) {
+  NetworkEvalState(const Position& position, const NetworkWeights& weights) : cells_(position) {
     for (const Player p : {Player::kFirst, Player::kSecond}) {
       Accumulator& accumulator = accumulator_[Index(p)];
       accumulator = weights.feature_bias;
@@ -35,7 +33,7 @@ class NetworkEvalState {
   }
 
   // The state of `child`, this position after `move`.
-  NetworkEvalState After(const Position& child, Move move, const Weights& weights) const {
+  NetworkEvalState After(const Position& child, Move move, const NetworkWeights& weights) const {
     NetworkEvalState next = *this;
     const Player mover = Opponent(child.SideToMove());
     PlayPiece(next.accumulator_, next.accumulator_, move, mover, next.cells_.holdings(), weights);
@@ -47,7 +45,7 @@ class NetworkEvalState {
   }
 
   // The evaluation of the position this state is of (not a finished game).
-  int Evaluate(const Position& position, const Weights& weights) const {
+  int Evaluate(const Position& position, const NetworkWeights& weights) const {
     const int me = Index(position.SideToMove());
     return ScoreDifference(position) +
            NetworkOutput(accumulator_[me], accumulator_[1 - me], weights);
@@ -56,7 +54,7 @@ class NetworkEvalState {
   // The evaluation of `child`, this position after `move` (a game not yet over), without
   // keeping its state: both accumulators made for the child from this state's, only the
   // features that change, as After() changes them (the frontier's children, the ordering's).
-  int EvaluateAfter(const Position& child, Move move, const Weights& weights) const {
+  int EvaluateAfter(const Position& child, Move move, const NetworkWeights& weights) const {
     const Player mover = Opponent(child.SideToMove());
     std::array<Accumulator, kNumPlayers> accumulator;  // made from this state's, no copy first
     PlayPiece(accumulator_, accumulator, move, mover, cells_.holdings(), weights);
@@ -92,7 +90,7 @@ class NetworkEvalState {
   // both perspectives' accumulators `to`, made from `from` (which may be `to`).
   static void PlayPiece(const std::array<Accumulator, kNumPlayers>& from,
                         std::array<Accumulator, kNumPlayers>& to, Move move, Player mover,
-                        const Holdings& holdings, const Weights& weights) {
+                        const Holdings& holdings, const NetworkWeights& weights) {
     const int p = Index(mover);
     const int colour = Index(move.colour());
     const int in_hand = move.kind() == Kind::kResource ? holdings.resource_count[p][colour]
@@ -107,7 +105,7 @@ class NetworkEvalState {
   }
 
   // Cell i's pattern features, made again.
-  void SetCell(int i, const Weights& weights) {
+  void SetCell(int i, const NetworkWeights& weights) {
     int pattern[kNumPlayers], sign[kNumPlayers];
     const bool any = cells_.Patterns(i, pattern, sign);
     for (int p = 0; p < kNumPlayers; ++p) {
@@ -118,7 +116,7 @@ class NetworkEvalState {
 
   // The features of the global tables (open threes, cities in hand, side to move) from each
   // perspective, made again from the cells' threes and the holdings.
-  void SetGlobalFeatures(const Weights& weights) {
+  void SetGlobalFeatures(const NetworkWeights& weights) {
     const std::array<int, kNumPlayers> threes = cells_.ThreeCounts();
     for (int p = 0; p < kNumPlayers; ++p) {
       int table = 0;
@@ -131,13 +129,14 @@ class NetworkEvalState {
   }
 
   // Perspective p's feature `kept` becomes `feature` (kNoFeature: none), in its accumulator.
-  void ReplaceFeature(int p, std::int16_t& kept, int feature, const Weights& weights) {
+  void ReplaceFeature(int p, std::int16_t& kept, int feature, const NetworkWeights& weights) {
     Replaced(accumulator_[p], kept, feature, weights);
     kept = static_cast<std::int16_t>(feature);
   }
 
   // `accumulator` with the feature `kept` replaced by `feature` (kNoFeature: none).
-  static void Replaced(Accumulator& accumulator, int kept, int feature, const Weights& weights) {
+  static void Replaced(Accumulator& accumulator, int kept, int feature,
+                       const NetworkWeights& weights) {
     if (kept == feature) return;
     if (kept != kNoFeature) AddFeature(accumulator, weights, kept, -1);
     if (feature != kNoFeature) AddFeature(accumulator, weights, feature, 1);
