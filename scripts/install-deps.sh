@@ -51,8 +51,9 @@ arena=("${tools[@]}" "${python[@]}" python3-django bubblewrap python3-seccomp po
 shards=(slurm-wlm munge parallel)
 plots=(python3 python3-matplotlib)
 clang=(clang)
-# dpkg-dev unpacks the source package (dpkg-source); nlohmann-json is the rules module's JSON.
-web=(emscripten dpkg-dev python3 nlohmann-json3-dev)
+# dpkg-dev unpacks the source package (dpkg-source); nlohmann-json is the rules module's JSON;
+# googletest is Google Test's source, compiled for the network's tests in wasm (tests/wasm/).
+web=(emscripten dpkg-dev python3 nlohmann-json3-dev googletest)
 
 packages=()
 gui_page=false

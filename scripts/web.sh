@@ -11,7 +11,8 @@
 # its divercite-engine.worker.js), the single-threaded engine for hosts that send no
 # COOP/COEP headers (divercite-engine-st.{js,wasm}) and the rules module
 # (divercite-rules.{js,wasm}). Two CMake trees, as -pthread changes every object file:
-# build-web/threaded and build-web/single (the single-threaded engine and the rules).
+# build-web/threaded and build-web/single (the single-threaded engine, the rules, and the
+# network's tests in wasm, copied to build-web/tests/ for the native tree's ctest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/cmake-options.sh
@@ -27,7 +28,7 @@ build() {
   local tree threads targets
   for tree in threaded single; do
     threads=ON targets=(divercite_web_engine)
-    if [ "$tree" = single ]; then threads=OFF targets+=(divercite_web_rules); fi
+    if [ "$tree" = single ]; then threads=OFF targets+=(divercite_web_rules divercite_wasm_tests); fi
     emcmake cmake -S . -B "build-web/$tree" -G Ninja "${build_kind[@]}" \
       -DDIVERCITE_WEB_THREADS="$threads" "$@" >/dev/null
     cmake --build "build-web/$tree" -j "$(nproc)" --target "${targets[@]}"
@@ -49,6 +50,12 @@ build() {
     build-web/site.new/
   rm -rf build-web/site
   mv build-web/site.new build-web/site
+  # The network's tests in wasm (tests/wasm/), which the native tree's ctest runs under node.
+  rm -rf build-web/tests.new
+  mkdir -p build-web/tests.new
+  cp build-web/single/wasm-tests/*.js build-web/tests.new/
+  rm -rf build-web/tests
+  mv build-web/tests.new build-web/tests
   echo "web.sh: the site is in build-web/site/ ($(du -sh build-web/site | cut -f1))"
 }
 
