@@ -77,6 +77,13 @@ TEST(EvalFileTest, RejectsCorruptFiles) {
   // Cut short.
   ExpectRejected(good.substr(0, good.size() / 2), "");
   ExpectRejected(good.substr(0, good.find("values")), "");
+  // A description line missing or misnamed.
+  std::string no_fit = good;
+  no_fit.replace(no_fit.find("\nfit "), 5, "\nfix ");
+  ExpectRejected(no_fit, "expected 'fit ...'");
+  std::string no_data = good;
+  no_data.replace(no_data.find("\ndata "), 6, "\ndat  ");
+  ExpectRejected(no_data, "expected 'data ...'");
   // Not a weight file at all.
   ExpectRejected("hello\nchecksum 0000000000000000\n", "not a Divercite weight file");
   ExpectRejected("", "");

@@ -95,17 +95,18 @@ absl::StatusOr<PatternWeights> ParsePatternFile(absl::string_view text, absl::st
         break;
       }
       case Expect::kData:
+      case Expect::kFit: {
+        // A description line, kept whole ('#' included): "data ..." then "fit ...".
         if (line.empty() || line[0] == '#') continue;
-        if (words.empty() || words[0] != "data") return error("expected 'data ...'");
-        weights.data = std::string(absl::StripAsciiWhitespace(line.substr(4)));
-        expect = Expect::kFit;
+        const bool data = expect == Expect::kData;
+        const absl::string_view key = data ? "data" : "fit";
+        if (words.empty() || words[0] != key)
+          return error(absl::StrCat("expected '", key, " ...'"));
+        (data ? weights.data : weights.fit) =
+            std::string(absl::StripAsciiWhitespace(line.substr(key.size())));
+        expect = data ? Expect::kFit : Expect::kValues;
         break;
-      case Expect::kFit:
-        if (line.empty() || line[0] == '#') continue;
-        if (words.empty() || words[0] != "fit") return error("expected 'fit ...'");
-        weights.fit = std::string(absl::StripAsciiWhitespace(line.substr(3)));
-        expect = Expect::kValues;
-        break;
+      }
       case Expect::kValues:
         if (words.size() != 2 || words[0] != "values" ||
             !absl::SimpleAtoi(words[1], &values_left) || values_left < 0 ||
